@@ -1,0 +1,49 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Dependencies are chosen, not collected; README.md ("Dependencies") says why each one is here.
+let package = Package(
+    name: "loaderd",
+    products: [
+        .executable(name: "loaderd", targets: ["loaderd"]),
+        .executable(name: "loaderctl", targets: ["loaderctl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // Per-frame code: fixed point only, no Foundation.
+        .target(name: "FixedPoint"),
+        .target(name: "Raster", dependencies: ["FixedPoint"]),
+        .target(name: "Loaders", dependencies: ["FixedPoint", "Raster"]),
+        .target(name: "Displays", dependencies: ["FixedPoint", "Raster"]),
+
+        // File formats written by `loaderctl render` (and later the daemon's image display).
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        .target(name: "ImageCodecs", dependencies: ["Raster", "CPNG", "CGIF"]),
+
+        .executableTarget(
+            name: "loaderd",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
+            name: "loaderctl",
+            dependencies: [
+                "FixedPoint", "Raster", "Loaders", "Displays", "ImageCodecs",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(
+            name: "FixedPointTests",
+            dependencies: ["FixedPoint", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "FixedPoint"]),
+        .testTarget(name: "LoadersTests", dependencies: ["Loaders", "Raster", "FixedPoint"]),
+        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Raster"]),
+        .testTarget(name: "CLITests", dependencies: ["ImageCodecs", "Raster"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// giflib 5 (Debian package libgif-dev), used to write animated GIF files.
+#include <gif_lib.h>

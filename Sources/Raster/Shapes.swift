@@ -1,0 +1,167 @@
+import FixedPoint
+
+/// A filled 2-D shape with analytic anti-aliasing.
+///
+/// `coverage(x:y:)` answers how much of the one-pixel square centred at (x, y) the shape covers,
+/// as 0...255, from the exact area for axis-aligned rectangles and from the signed distance to the
+/// outline (coverage = ½ − distance, clamped) for curved and slanted edges. Both vary continuously
+/// with subpixel position, so a shape moving by ¼ pixel changes the edge pixels' coverage instead
+/// of jumping a whole pixel every fourth frame.
+public protocol Shape: Sendable {
+    /// A rectangle that contains every pixel with non-zero coverage.
+    var bounds: FixedRect { get }
+    /// Coverage 0...255 of the pixel whose centre is (x, y).
+    func coverage(x: Fixed, y: Fixed) -> UInt8
+}
+
+/// Coverage from a signed distance in pixels (negative inside): ½ − d, clamped to 0...1.
+@inlinable func edgeCoverage(signedDistance d: Fixed) -> UInt8 { (Fixed.half - d).unitByte }
+
+/// Overlap of the unit interval centred at `c` with [lo, hi], clamped to 0...1.
+@inlinable func overlap(_ c: Fixed, _ lo: Fixed, _ hi: Fixed) -> Fixed {
+    (Swift.min(c + .half, hi) - Swift.max(c - .half, lo)).unitClamped
+}
+
+/// An axis-aligned rectangle; coverage is the exact overlap area with each pixel.
+public struct Rectangle: Shape {
+    public var rect: FixedRect
+    @inlinable public init(_ rect: FixedRect) { self.rect = rect }
+    @inlinable public var bounds: FixedRect { rect }
+    @inlinable public func coverage(x: Fixed, y: Fixed) -> UInt8 {
+        (overlap(x, rect.x, rect.maxX) * overlap(y, rect.y, rect.maxY)).unitByte
+    }
+}
+
+/// A rectangle with circular corners of `cornerRadius` (clamped to half the shorter side).
+/// With the radius at half the height it is a capsule; with 0 it is an exact `Rectangle`.
+public struct RoundedRectangle: Shape {
+    public var rect: FixedRect
+    public var cornerRadius: Fixed
+
+    @inlinable public init(_ rect: FixedRect, cornerRadius: Fixed) {
+        self.rect = rect
+        let limit = Swift.min(rect.width, rect.height) / 2
+        self.cornerRadius = Swift.max(.zero, Swift.min(cornerRadius, limit))
+    }
+
+    /// A pill: corner radius half the shorter side.
+    @inlinable public static func capsule(_ rect: FixedRect) -> RoundedRectangle {
+        RoundedRectangle(rect, cornerRadius: Swift.min(rect.width, rect.height) / 2)
+    }
+
+    @inlinable public var bounds: FixedRect { rect }
+
+    @inlinable public func coverage(x: Fixed, y: Fixed) -> UInt8 {
+        if rect.isEmpty { return 0 }
+        let r = cornerRadius
+        // Outside the corner squares the outline is straight: use the exact box overlap.
+        let qx = (x - rect.midX).magnitude - (rect.width / 2 - r)
+        let qy = (y - rect.midY).magnitude - (rect.height / 2 - r)
+        if qx.raw <= 0 || qy.raw <= 0 || r.raw == 0 {
+            return (overlap(x, rect.x, rect.maxX) * overlap(y, rect.y, rect.maxY)).unitByte
+        }
+        // In a corner: distance to the corner circle.
+        let d = Fixed.hypot(qx, qy) - r
+        let box = (overlap(x, rect.x, rect.maxX) * overlap(y, rect.y, rect.maxY)).unitByte
+        return Swift.min(edgeCoverage(signedDistance: d), box)
+    }
+}
+
+/// An ellipse (a circle when both radii are equal), possibly scaled about a point.
+public struct Ellipse: Shape {
+    public var center: Point
+    public var radiusX: Fixed
+    public var radiusY: Fixed
+
+    @inlinable public init(center: Point, radiusX: Fixed, radiusY: Fixed) {
+        self.center = center; self.radiusX = Swift.max(.zero, radiusX); self.radiusY = Swift.max(.zero, radiusY)
+    }
+    @inlinable public init(center: Point, radius: Fixed) { self.init(center: center, radiusX: radius, radiusY: radius) }
+
+    /// The ellipse scaled by `factor` about `anchor` (e.g. a circle growing about its centre).
+    @inlinable public func scaled(by factor: Fixed, about anchor: Point) -> Ellipse {
+        Ellipse(center: Point(x: anchor.x + (center.x - anchor.x) * factor, y: anchor.y + (center.y - anchor.y) * factor),
+                radiusX: radiusX * factor, radiusY: radiusY * factor)
+    }
+
+    @inlinable public var bounds: FixedRect {
+        FixedRect(x: center.x - radiusX, y: center.y - radiusY, width: radiusX * 2, height: radiusY * 2)
+    }
+
+    @inlinable public func coverage(x: Fixed, y: Fixed) -> UInt8 {
+        if radiusX.raw <= 0 || radiusY.raw <= 0 { return 0 }
+        let dx = x - center.x, dy = y - center.y
+        if radiusX == radiusY { return edgeCoverage(signedDistance: Fixed.hypot(dx, dy) - radiusX) }
+        // Normalised radius k = |(dx/rx, dy/ry)|; first-order distance (k − 1) / |∇k|.
+        let u = dx / radiusX, v = dy / radiusY
+        let k = Fixed.hypot(u, v)
+        if k.raw == 0 { return 255 }
+        let gx = u / radiusX, gy = v / radiusY
+        let grad = Fixed.hypot(gx, gy) / k
+        if grad.raw == 0 { return 0 }
+        return edgeCoverage(signedDistance: (k - .one) / grad)
+    }
+}
+
+/// Signed distance machinery for convex polygons: one unit normal per edge, computed when the
+/// shape is made, so the per-pixel test is a few multiply-adds per edge.
+@usableFromInline struct HalfPlane: Sendable {
+    @usableFromInline var nx: Fixed, ny: Fixed, offset: Fixed
+    /// The half-plane bounded by the line through a and b that contains `inside` (any point
+    /// inside the polygon, e.g. the centroid): its normal points away from `inside`.
+    @inlinable init(_ a: Point, _ b: Point, inside: Point) {
+        let ex = b.x - a.x, ey = b.y - a.y
+        let length = Fixed.hypot(ex, ey)
+        if length.raw == 0 { nx = .zero; ny = .zero; offset = .min; return }
+        nx = ey / length; ny = -ex / length
+        offset = nx * a.x + ny * a.y
+        if nx * inside.x + ny * inside.y - offset > .zero { nx = -nx; ny = -ny; offset = -offset }
+    }
+    /// Signed distance of (x, y) outside the edge (negative inside).
+    @inlinable func distance(_ x: Fixed, _ y: Fixed) -> Fixed { nx * x + ny * y - offset }
+}
+
+/// A triangle, any winding.
+public struct Triangle: Shape {
+    public let a: Point, b: Point, c: Point
+    @usableFromInline let e0: HalfPlane, e1: HalfPlane, e2: HalfPlane
+    public let bounds: FixedRect
+
+    @inlinable public init(_ a: Point, _ b: Point, _ c: Point) {
+        self.a = a; self.b = b; self.c = c
+        let centroid = Point(x: (a.x + b.x + c.x) / 3, y: (a.y + b.y + c.y) / 3)
+        e0 = HalfPlane(a, b, inside: centroid); e1 = HalfPlane(b, c, inside: centroid); e2 = HalfPlane(c, a, inside: centroid)
+        let x0 = Swift.min(a.x, b.x, c.x), y0 = Swift.min(a.y, b.y, c.y)
+        bounds = FixedRect(x: x0 - .one, y: y0 - .one, width: Swift.max(a.x, b.x, c.x) - x0 + 2, height: Swift.max(a.y, b.y, c.y) - y0 + 2)
+    }
+
+    @inlinable public func coverage(x: Fixed, y: Fixed) -> UInt8 {
+        let d = Swift.max(e0.distance(x, y), e1.distance(x, y), e2.distance(x, y))
+        return edgeCoverage(signedDistance: d)
+    }
+}
+
+/// A convex polygon (vertices in order, either winding). Build it once; it owns an array.
+public struct ConvexPolygon: Shape {
+    public let points: [Point]
+    @usableFromInline let edges: [HalfPlane]
+    public let bounds: FixedRect
+
+    public init(_ points: [Point]) {
+        precondition(points.count >= 3, "a polygon needs at least 3 points")
+        self.points = points
+        var sx = Fixed.zero, sy = Fixed.zero
+        for p in points { sx += p.x / points.count; sy += p.y / points.count }
+        let centroid = Point(x: sx, y: sy)
+        edges = points.indices.map { HalfPlane(points[$0], points[($0 + 1) % points.count], inside: centroid) }
+        let xs = points.map(\.x), ys = points.map(\.y)
+        let x0 = xs.min()!, y0 = ys.min()!
+        bounds = FixedRect(x: x0 - .one, y: y0 - .one, width: xs.max()! - x0 + 2, height: ys.max()! - y0 + 2)
+    }
+
+    @inlinable public func coverage(x: Fixed, y: Fixed) -> UInt8 {
+        var d = Fixed.min
+        for e in edges { d = Swift.max(d, e.distance(x, y)) }
+        return edgeCoverage(signedDistance: d)
+    }
+}

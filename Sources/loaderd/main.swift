@@ -1,0 +1,1 @@
+print("loaderd: the daemon is not built yet; see `loaderctl --help`.")
