@@ -1,0 +1,230 @@
+import FixedPoint
+import Raster
+
+/// The type of a loader parameter: what text it accepts and what it becomes.
+public enum ParameterType: Sendable {
+    /// `#RRGGBB`, `#RRGGBBAA`, a colour name, optionally `@opacity` (see `Color(parsing:)`).
+    case color
+    /// Comma-separated colours, at least one.
+    case colors
+    /// Seconds as a decimal number in the range, e.g. `0.85`.
+    case seconds(ClosedRange<Double>)
+    /// A decimal number in the range.
+    case number(ClosedRange<Double>)
+    /// A whole number in the range.
+    case integer(ClosedRange<Int>)
+    /// Any UTF-8 text up to the length (in characters).
+    case text(maxLength: Int)
+    /// One of the listed words.
+    case choice([String])
+    /// Four comma-separated numbers x1,y1,x2,y2 of a cubic-bezier timing curve, x in 0...1.
+    case curve
+    /// `true`/`false` (also `yes`/`no`, `on`/`off`, `1`/`0`).
+    case bool
+
+    /// What the type accepts, for error messages and `loaderctl list`.
+    public var accepted: String {
+        switch self {
+        case .color: return "a colour: #RRGGBB, #RRGGBBAA or a name (\(Color.named.map(\.name).joined(separator: ", "))), optionally @opacity"
+        case .colors: return "comma-separated colours (#RRGGBB, #RRGGBBAA or names, optionally @opacity)"
+        case .seconds(let r): return "seconds from \(format(r.lowerBound)) to \(format(r.upperBound))"
+        case .number(let r): return "a number from \(format(r.lowerBound)) to \(format(r.upperBound))"
+        case .integer(let r): return "a whole number from \(r.lowerBound) to \(r.upperBound)"
+        case .text(let n): return "text of at most \(n) characters"
+        case .choice(let words): return "one of " + words.joined(separator: ", ")
+        case .curve: return "x1,y1,x2,y2 of a cubic-bezier curve, x1 and x2 from 0 to 1, y from -2 to 3"
+        case .bool: return "true or false"
+        }
+    }
+}
+
+private func format(_ d: Double) -> String {
+    d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
+}
+
+/// A parsed, validated parameter value.
+public enum ParameterValue: Sendable, Equatable {
+    case color(Color)
+    case colors([Color])
+    case seconds(Microseconds)
+    case number(Fixed)
+    case integer(Int)
+    case text(String)
+    case choice(String)
+    case curve(x1: Fixed, y1: Fixed, x2: Fixed, y2: Fixed)
+    case bool(Bool)
+}
+
+/// One parameter a loader accepts, with its default and a line of help.
+public struct ParameterSpec: Sendable {
+    public let key: String
+    public let type: ParameterType
+    public let defaultValue: String
+    public let summary: String
+
+    public init(_ key: String, _ type: ParameterType, default defaultValue: String, _ summary: String) {
+        self.key = key; self.type = type; self.defaultValue = defaultValue; self.summary = summary
+    }
+
+    /// Parses `text` as this parameter's type. Input boundary: Double is allowed here.
+    public func parse(_ text: String, loader: String) throws(ParameterError) -> ParameterValue {
+        func fail(_ why: String? = nil) -> ParameterError {
+            ParameterError(loader: loader, key: key, value: text, reason: why ?? "expected \(type.accepted)")
+        }
+        let trimmed = text.trimmingSpaces
+        switch type {
+        case .color:
+            do { return .color(try Color(parsing: trimmed)) } catch { throw fail() }
+        case .colors:
+            var colors: [Color] = []
+            for part in trimmed.split(separator: ",", omittingEmptySubsequences: false) {
+                do { colors.append(try Color(parsing: String(part).trimmingSpaces)) } catch { throw fail() }
+            }
+            if colors.isEmpty { throw fail() }
+            return .colors(colors)
+        case .seconds(let range):
+            guard let d = Double(trimmed), d.isFinite, range.contains(d) else { throw fail() }
+            return .seconds(Time.microseconds(seconds: d))
+        case .number(let range):
+            guard let d = Double(trimmed), d.isFinite, range.contains(d) else { throw fail() }
+            return .number(Fixed(d))
+        case .integer(let range):
+            guard let i = Int(trimmed), range.contains(i) else { throw fail() }
+            return .integer(i)
+        case .text(let maxLength):
+            guard text.count <= maxLength else { throw fail("text is \(text.count) characters; at most \(maxLength) accepted") }
+            return .text(text)
+        case .choice(let words):
+            guard let w = words.first(where: { $0 == trimmed.lowercased() }) else { throw fail() }
+            return .choice(w)
+        case .curve:
+            let parts = trimmed.split(separator: ",").compactMap { Double(String($0).trimmingSpaces) }
+            guard parts.count == 4, parts.allSatisfy(\.isFinite), (0...1).contains(parts[0]), (0...1).contains(parts[2]),
+                  (-2...3).contains(parts[1]), (-2...3).contains(parts[3]) else { throw fail() }
+            return .curve(x1: Fixed(parts[0]), y1: Fixed(parts[1]), x2: Fixed(parts[2]), y2: Fixed(parts[3]))
+        case .bool:
+            switch trimmed.lowercased() {
+            case "true", "yes", "on", "1": return .bool(true)
+            case "false", "no", "off", "0": return .bool(false)
+            default: throw fail()
+            }
+        }
+    }
+}
+
+/// A named set of parameter values (e.g. shimmer's `grok`), applied before explicit settings.
+public struct Preset: Sendable {
+    public let name: String
+    public let summary: String
+    public let values: [(key: String, value: String)]
+    public init(_ name: String, _ summary: String, _ values: [(key: String, value: String)]) {
+        self.name = name; self.summary = summary; self.values = values
+    }
+}
+
+/// Why a parameter was refused: names the loader, the key, the value and what is accepted.
+public struct ParameterError: Error, Sendable, CustomStringConvertible, Equatable {
+    public let loader: String
+    public let key: String
+    public let value: String
+    public let reason: String
+    public var description: String { "\(loader): invalid \(key)=\(value): \(reason)" }
+}
+
+/// A loader's validated parameters: every spec has a value (its default unless set).
+public struct Parameters: Sendable {
+    public let loader: String
+    private var values: [String: ParameterValue]
+
+    /// Validates `assignments` (in order; later ones win) against `specs`. A `preset=NAME`
+    /// assignment (when the loader has presets) applies that preset's values first, so explicit
+    /// keys override it wherever they appear.
+    public init(loader: String, specs: [ParameterSpec], presets: [Preset] = [],
+                assignments: [(key: String, value: String)]) throws(ParameterError) {
+        self.loader = loader
+        var values: [String: ParameterValue] = [:]
+        for spec in specs { values[spec.key] = try spec.parse(spec.defaultValue, loader: loader) }
+        var explicit = assignments
+        if let i = explicit.lastIndex(where: { $0.key == "preset" }) {
+            let name = explicit[i].value
+            guard let preset = presets.first(where: { $0.name == name.lowercased() }) else {
+                let accepted = presets.isEmpty ? "\(loader) has no presets" : "expected one of " + presets.map(\.name).joined(separator: ", ")
+                throw ParameterError(loader: loader, key: "preset", value: name, reason: accepted)
+            }
+            explicit.removeAll { $0.key == "preset" }
+            explicit = preset.values + explicit
+        }
+        for (key, value) in explicit {
+            guard let spec = specs.first(where: { $0.key == key }) else {
+                var keys = specs.map(\.key)
+                if !presets.isEmpty { keys.append("preset") }
+                throw ParameterError(loader: loader, key: key, value: value,
+                                     reason: "unknown parameter; \(loader) accepts " + keys.joined(separator: ", "))
+            }
+            values[key] = try spec.parse(value, loader: loader)
+        }
+        self.values = values
+    }
+
+    /// Parses `key=value` words (as given to `--set` or `start NAME key=value`).
+    public static func assignments(from words: [String], loader: String) throws(ParameterError) -> [(key: String, value: String)] {
+        var result: [(key: String, value: String)] = []
+        for word in words {
+            guard let eq = word.firstIndex(of: "="), eq != word.startIndex else {
+                throw ParameterError(loader: loader, key: word, value: "", reason: "expected key=value")
+            }
+            result.append((String(word[..<eq]), String(word[word.index(after: eq)...])))
+        }
+        return result
+    }
+
+    public subscript(key: String) -> ParameterValue? { values[key] }
+
+    // Typed accessors. A key or type mismatch here is a programmer error in a loader: it traps.
+    public func color(_ key: String) -> Color {
+        guard case .color(let c)? = values[key] else { preconditionFailure("\(loader): no colour parameter \(key)") }
+        return c
+    }
+    public func colors(_ key: String) -> [Color] {
+        guard case .colors(let c)? = values[key] else { preconditionFailure("\(loader): no colours parameter \(key)") }
+        return c
+    }
+    public func seconds(_ key: String) -> Microseconds {
+        guard case .seconds(let s)? = values[key] else { preconditionFailure("\(loader): no seconds parameter \(key)") }
+        return s
+    }
+    public func number(_ key: String) -> Fixed {
+        guard case .number(let n)? = values[key] else { preconditionFailure("\(loader): no number parameter \(key)") }
+        return n
+    }
+    public func integer(_ key: String) -> Int {
+        guard case .integer(let n)? = values[key] else { preconditionFailure("\(loader): no integer parameter \(key)") }
+        return n
+    }
+    public func text(_ key: String) -> String {
+        guard case .text(let s)? = values[key] else { preconditionFailure("\(loader): no text parameter \(key)") }
+        return s
+    }
+    public func choice(_ key: String) -> String {
+        guard case .choice(let s)? = values[key] else { preconditionFailure("\(loader): no choice parameter \(key)") }
+        return s
+    }
+    public func curve(_ key: String) -> (x1: Fixed, y1: Fixed, x2: Fixed, y2: Fixed) {
+        guard case .curve(let x1, let y1, let x2, let y2)? = values[key] else { preconditionFailure("\(loader): no curve parameter \(key)") }
+        return (x1, y1, x2, y2)
+    }
+    public func bool(_ key: String) -> Bool {
+        guard case .bool(let b)? = values[key] else { preconditionFailure("\(loader): no bool parameter \(key)") }
+        return b
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces and tabs (no Foundation here).
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
+        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,40 @@
+import FixedPoint
+import Raster
+
+/// `bar`: the determinate progress pill of `pagedots` on its own — a capsule track and a
+/// leading-aligned capsule fill of width W × progress (smoothed over 0.05 s by `ProgressState`).
+/// The boot-progress workhorse. Without a progress it shows an empty track.
+public struct ProgressBar: Loader {
+    public static let name = "bar"
+    public static let summary = "determinate progress pill: a capsule track filled left to right"
+    public static let parameters: [ParameterSpec] = [
+        ParameterSpec("fill", .color, default: "white", "colour of the filled part"),
+        ParameterSpec("track", .color, default: "white@0.35", "colour of the track"),
+        ParameterSpec("width", .integer(1...1000), default: "36", "design width (the pagedots pill is 36)"),
+        ParameterSpec("height", .integer(1...1000), default: "8", "design height (the pagedots pill is 8)"),
+    ]
+
+    public let fill: Color
+    public let track: Color
+    public let designSize: DesignSize
+
+    public init(_ parameters: Parameters) {
+        fill = parameters.color("fill")
+        track = parameters.color("track")
+        designSize = DesignSize(width: parameters.integer("width"), height: parameters.integer("height"))
+    }
+
+    public var period: Microseconds { Time.perSecond }
+
+    public func draw(_ context: inout DrawContext, in layout: Layout, state: FrameState) {
+        let area = layout.rect
+        context.canvas.fill(RoundedRectangle.capsule(area), with: .solid(track))
+        guard let progress = state.displayedProgress, progress.raw > 0 else { return }
+        // The fill is a capsule of its own width, clipped to the track: at small widths it shows as
+        // the rounded start of the bar rather than a squashed dot.
+        let fillRect = FixedRect(x: area.x, y: area.y, width: area.width * progress, height: area.height)
+        context.canvas.withClip(.roundedRect(area, cornerRadius: area.height / 2)) { canvas in
+            canvas.fill(RoundedRectangle.capsule(fillRect), with: .solid(fill))
+        }
+    }
+}
