@@ -7,6 +7,10 @@ let package = Package(
     products: [
         .executable(name: "loaderd", targets: ["loaderd"]),
         .executable(name: "loaderctl", targets: ["loaderctl"]),
+        // Libraries, so that Benchmarks/ (its own package) can measure the renderer.
+        .library(name: "FixedPoint", targets: ["FixedPoint"]),
+        .library(name: "Raster", targets: ["Raster"]),
+        .library(name: "Loaders", targets: ["Loaders"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
