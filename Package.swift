@@ -46,7 +46,7 @@ let package = Package(
         ),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "FixedPoint"]),
         .testTarget(name: "LoadersTests", dependencies: ["Loaders", "Raster", "FixedPoint"]),
-        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Raster"]),
+        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Raster", "Displays"]),
         .testTarget(name: "CLITests", dependencies: ["ImageCodecs", "Raster"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whole-file reads and writes with plain POSIX calls (no Foundation: the daemon uses these too).
+/// Errors carry the system's reason (`strerror(errno)`) and the path.
+enum FileIO {
+    static func systemReason(_ code: Int32) -> String {
+        guard let s = strerror(code) else { return "error \(code)" }
+        return String(cString: s)
+    }
+
+    /// Replaces the contents of `path` with `bytes` (created with mode 0644 less the umask).
+    static func writeFile(_ bytes: [UInt8], to path: String) throws(ImageCodecError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ImageCodecError(.write, path: path, reason: systemReason(errno)) }
+        var failure: Int32 = 0
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += n
+            }
+        }
+        if close(fd) != 0 && failure == 0 { failure = errno }
+        if failure != 0 { throw ImageCodecError(.write, path: path, reason: systemReason(failure)) }
+    }
+
+    /// The whole contents of `path`.
+    static func readFile(_ path: String) throws(ImageCodecError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ImageCodecError(.read, path: path, reason: systemReason(errno)) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ImageCodecError(.read, path: path, reason: systemReason(errno))
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,82 @@
+/// Why an image could not be chosen, encoded, decoded, read or written.
+///
+/// The description names the file (when there is one) and the reason, e.g.
+/// `cannot write /x/y.png: No such file or directory`. In-memory encoders and decoders throw it
+/// with `path == nil` ("cannot encode PNG data: …"); the file functions attach the path.
+public struct ImageCodecError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Operation: String, Sendable, Hashable {
+        case chooseFormat
+        case encode
+        case decode
+        case read
+        case write
+    }
+
+    public var operation: Operation
+    /// The file concerned, or nil for in-memory data.
+    public var path: String?
+    /// The format concerned, when known.
+    public var format: ImageFormat?
+    /// What went wrong (a system error string, a libpng/giflib message, or our own check).
+    public var reason: String
+
+    public init(_ operation: Operation, path: String? = nil, format: ImageFormat? = nil, reason: String) {
+        self.operation = operation
+        self.path = path
+        self.format = format
+        self.reason = reason
+    }
+
+    public var description: String {
+        switch (operation, path) {
+        case (.chooseFormat, let path?):
+            return "cannot choose an image format for \(path): \(reason)"
+        case (.chooseFormat, nil):
+            return "cannot choose an image format: \(reason)"
+        case (_, let path?):
+            return "cannot \(operation.rawValue) \(path): \(reason)"
+        case (_, nil):
+            let what = format.map { "\($0.name) data" } ?? "image data"
+            return "cannot \(operation.rawValue) \(what): \(reason)"
+        }
+    }
+
+    /// This error re-expressed as a failure to read or write `path` (keeping the reason).
+    func at(path: String, _ operation: Operation) -> ImageCodecError {
+        ImageCodecError(operation, path: path, format: format, reason: reason)
+    }
+}
+
+/// The image file formats `loaderctl render` writes, chosen by file extension.
+public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
+    /// Binary PPM (P6), 8-bit RGB: trivial to diff and to read back in tests.
+    case ppm
+    /// 8-bit RGB PNG via libpng's simplified API.
+    case png
+    /// Animated GIF (GIF89a, loops forever) via giflib.
+    case gif
+
+    /// The accepted extensions, lower case with the dot (matching is case-insensitive).
+    public static var extensions: [String] { allCases.map { "." + $0.rawValue } }
+
+    /// Upper-case name for messages ("PNG").
+    public var name: String { rawValue.uppercased() }
+
+    /// Whether the format holds more than one frame.
+    public var isAnimated: Bool { self == .gif }
+
+    /// The format named by `path`'s extension (case-insensitive).
+    public init(path: String) throws(ImageCodecError) {
+        let file = path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)
+        let accepted = ImageFormat.extensions.joined(separator: ", ")
+        guard let dot = file.lastIndex(of: "."), dot != file.startIndex else {
+            throw ImageCodecError(.chooseFormat, path: path, reason: "no file extension (expected one of \(accepted))")
+        }
+        let ext = file[file.index(after: dot)...]
+        guard let format = ImageFormat(rawValue: ext.lowercased()) else {
+            throw ImageCodecError(.chooseFormat, path: path,
+                                  reason: "unknown extension '.\(ext)' (expected one of \(accepted))")
+        }
+        self = format
+    }
+}

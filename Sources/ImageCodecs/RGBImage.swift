@@ -1,0 +1,82 @@
+import Raster
+
+/// An opaque 8-bit RGB image: `width × height` pixels, rows top to bottom, packed `R G B` bytes
+/// with no row padding. What every codec here reads and writes.
+public struct RGBImage: Sendable, Hashable {
+    public let width: Int
+    public let height: Int
+    /// `width × height × 3` bytes, row-major.
+    public var bytes: [UInt8]
+
+    /// Largest pixel count the decoders accept (guards allocations driven by file headers).
+    public static let maximumPixelCount = 1 << 26
+
+    /// An image from packed RGB bytes; `bytes.count` must be `width × height × 3`.
+    public init(width: Int, height: Int, bytes: [UInt8]) {
+        precondition(width > 0 && height > 0, "image size \(width)x\(height) must be positive")
+        precondition(bytes.count == width * height * 3, "expected \(width * height * 3) RGB bytes, got \(bytes.count)")
+        self.width = width
+        self.height = height
+        self.bytes = bytes
+    }
+
+    /// An image filled with `color` (its alpha is ignored).
+    public init(width: Int, height: Int, fill color: Color) {
+        precondition(width > 0 && height > 0, "image size \(width)x\(height) must be positive")
+        var bytes = [UInt8](repeating: 0, count: width * height * 3)
+        var i = 0
+        while i < bytes.count {
+            bytes[i] = color.r; bytes[i + 1] = color.g; bytes[i + 2] = color.b
+            i += 3
+        }
+        self.width = width
+        self.height = height
+        self.bytes = bytes
+    }
+
+    /// The canvas composited over `background`, which is treated as opaque (its alpha is
+    /// ignored): each premultiplied pixel `p` becomes `p.over(background)`.
+    public init(canvas: Canvas, background: Color) {
+        var bytes = [UInt8](repeating: 0, count: canvas.width * canvas.height * 3)
+        bytes.withUnsafeMutableBufferPointer { out in
+            canvas.pixels.withUnsafeBufferPointer { pixels in
+                var o = 0
+                for p in pixels {
+                    let c = p.over(background)
+                    out[o] = c.r; out[o + 1] = c.g; out[o + 2] = c.b
+                    o += 3
+                }
+            }
+        }
+        self.width = canvas.width
+        self.height = canvas.height
+        self.bytes = bytes
+    }
+
+    /// The pixel at (x, y), opaque.
+    @inlinable public subscript(x: Int, y: Int) -> Color {
+        get {
+            precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside \(width)x\(height)")
+            let i = (y * width + x) * 3
+            return Color(r: bytes[i], g: bytes[i + 1], b: bytes[i + 2])
+        }
+        set {
+            precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside \(width)x\(height)")
+            let i = (y * width + x) * 3
+            bytes[i] = newValue.r; bytes[i + 1] = newValue.g; bytes[i + 2] = newValue.b
+        }
+    }
+
+    /// Checks a size read from a file header before anything is allocated for it.
+    static func checkedByteCount(width: Int, height: Int, format: ImageFormat) throws(ImageCodecError) -> Int {
+        guard width > 0, height > 0 else {
+            throw ImageCodecError(.decode, format: format, reason: "invalid image size \(width)x\(height)")
+        }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= maximumPixelCount else {
+            throw ImageCodecError(.decode, format: format,
+                                  reason: "image size \(width)x\(height) exceeds \(maximumPixelCount) pixels")
+        }
+        return pixels * 3
+    }
+}

@@ -1,0 +1,247 @@
+/// A fixed-width bitmap font covering printable ASCII (U+0020 ... U+007E), one bit per pixel.
+///
+/// Geometry, at scale 1, for one glyph whose box has its top-left corner at (0, 0):
+///
+///     x: 0 ..< cellWidth                       (then `advance − cellWidth` columns of spacing)
+///     y: 0 ..< cellHeight                      the cell: capitals, digits, x-height letters;
+///                                              the baseline is under row cellHeight − 1
+///     y: cellHeight ..< cellHeight + descent   descenders (g j p q y , ;), if the font has any
+///
+/// The *text box* of a string is `width(of:)` × `boxHeight`; drawing puts its top-left corner at
+/// the given point. `lineHeight` is the distance from one line's top to the next's, for callers
+/// that stack lines (text here is always one line: "\n" is a control character).
+///
+/// Any scalar outside U+0020 ... U+007E (controls, "\n", non-ASCII) draws the font's fallback
+/// glyph, so a string always occupies one advance per Unicode scalar.
+///
+/// The glyph bitmaps are parsed once, from the ASCII art in the font's own file, when the font's
+/// `static let` is first touched; afterwards a glyph is one `UInt64` (bit `row × cellWidth + col`)
+/// and nothing here allocates.
+public struct BitmapFont: Sendable {
+    public let name: String
+    /// Width of a glyph's bitmap in pixels.
+    public let cellWidth: Int
+    /// Height of a glyph's cell (cap height; the baseline is below its last row).
+    public let cellHeight: Int
+    /// Rows below the baseline that descenders may use (0 for fonts without descenders).
+    public let descent: Int
+    /// Pen movement per character: `cellWidth` plus one column of spacing.
+    public let advance: Int
+    /// Suggested distance between the tops of consecutive lines.
+    public let lineHeight: Int
+
+    /// Bitmaps of U+0020 ... U+007E (indices 0 ... 94), then the fallback glyph (index 95).
+    @usableFromInline let glyphs: [UInt64]
+
+    /// The first and last scalars with their own glyph.
+    public static let firstScalar: UInt32 = 0x20
+    public static let lastScalar: UInt32 = 0x7E
+    @usableFromInline static let glyphCount = 95
+    @usableFromInline static let fallbackIndex = 95
+
+    /// Rows of a glyph bitmap: the cell plus the descent.
+    @inlinable public var boxHeight: Int { cellHeight + descent }
+
+    /// Builds a font from ASCII art (see `GlyphArt.parse` for the format). Traps on malformed
+    /// art: fonts are static tables, so an error is a programming mistake caught by the tests.
+    init(name: String, cellWidth: Int, cellHeight: Int, descent: Int, lineHeight: Int, art: String) {
+        precondition(cellWidth >= 1 && cellHeight >= 1 && descent >= 0)
+        precondition(cellWidth * (cellHeight + descent) <= 64, "a glyph must fit in 64 bits")
+        self.name = name
+        self.cellWidth = cellWidth
+        self.cellHeight = cellHeight
+        self.descent = descent
+        self.advance = cellWidth + 1
+        self.lineHeight = lineHeight
+        self.glyphs = GlyphArt.parse(art, fontName: name, width: cellWidth, rows: cellHeight + descent)
+    }
+
+    // MARK: Glyph lookup
+
+    /// Index into `glyphs` for `scalar`: its own glyph if printable ASCII, else the fallback.
+    @inlinable static func glyphIndex(_ scalar: Unicode.Scalar) -> Int {
+        let v = scalar.value
+        if v >= firstScalar && v <= lastScalar { return Int(v - firstScalar) }
+        return fallbackIndex
+    }
+
+    /// The packed bitmap drawn for `scalar` (bit `row × cellWidth + col`).
+    @inlinable public func bitmap(for scalar: Unicode.Scalar) -> UInt64 { glyphs[BitmapFont.glyphIndex(scalar)] }
+
+    /// The packed bitmap of the fallback glyph.
+    @inlinable public var fallbackBitmap: UInt64 { glyphs[BitmapFont.fallbackIndex] }
+
+    /// True when `scalar` has a glyph of its own (is not drawn as the fallback).
+    @inlinable public func hasGlyph(for scalar: Unicode.Scalar) -> Bool {
+        BitmapFont.glyphIndex(scalar) != BitmapFont.fallbackIndex
+    }
+
+    /// Whether pixel (x, y) of `scalar`'s glyph is lit; (0, 0) is the glyph box's top-left.
+    /// False outside `0 ..< cellWidth` × `0 ..< boxHeight`.
+    @inlinable public func isLit(_ scalar: Unicode.Scalar, x: Int, y: Int) -> Bool {
+        if x < 0 || x >= cellWidth || y < 0 || y >= boxHeight { return false }
+        return bitmap(for: scalar) >> UInt64(y * cellWidth + x) & 1 != 0
+    }
+
+    // MARK: Metrics
+
+    /// Width in pixels of `text` at scale 1: one advance per Unicode scalar, without the spacing
+    /// after the last one. 0 for the empty string.
+    public func width(of text: String) -> Int {
+        var count = 0
+        for _ in text.unicodeScalars { count += 1 }
+        return count == 0 ? 0 : count * advance - (advance - cellWidth)
+    }
+
+    /// Width in pixels of `text` drawn at `scale` (saturating at `Int.max`; 0 for scale < 1).
+    public func width(of text: String, scale: Int) -> Int {
+        if scale < 1 { return 0 }
+        let (w, overflow) = width(of: text).multipliedReportingOverflow(by: scale)
+        return overflow ? .max : w
+    }
+
+    /// Height in pixels of the text box (cell plus descent) at `scale` (0 for scale < 1).
+    public func height(scale: Int = 1) -> Int {
+        if scale < 1 { return 0 }
+        let (h, overflow) = boxHeight.multipliedReportingOverflow(by: scale)
+        return overflow ? .max : h
+    }
+
+    /// Top-left corner that centres `text`'s box (`width(of:scale:)` × `height(scale:)`) in
+    /// `rect`. Odd leftovers put the extra pixel right of / below the text; text larger than
+    /// the rect overhangs it equally on both sides (then is clipped when drawn).
+    public func origin(centering text: String, in rect: PixelRect, scale: Int = 1) -> (x: Int, y: Int) {
+        let w = width(of: text, scale: scale), h = height(scale: scale)
+        // Halve with an arithmetic shift (floor), in a wide type so nothing overflows.
+        let dx = (Int64(clamping: rect.width) - Int64(clamping: w)) >> 1
+        let dy = (Int64(clamping: rect.height) - Int64(clamping: h)) >> 1
+        return (x: Int(clamping: Int64(clamping: rect.x) + dx), y: Int(clamping: Int64(clamping: rect.y) + dy))
+    }
+
+    // MARK: Iterating lit pixels
+
+    /// Calls `body(x, y)` for every lit pixel of `scalar`'s glyph, row by row.
+    @inlinable public func forEachLitPixel(of scalar: Unicode.Scalar, _ body: (_ x: Int, _ y: Int) -> Void) {
+        var bits = bitmap(for: scalar)
+        let w = cellWidth
+        while bits != 0 {
+            let i = bits.trailingZeroBitCount
+            bits &= bits &- 1
+            body(i % w, i / w)
+        }
+    }
+
+    /// Calls `body(x, y)` for every lit pixel of `text` at scale 1, relative to the top-left of
+    /// its text box. Allocates nothing.
+    @inlinable public func forEachLitPixel(in text: String, _ body: (_ x: Int, _ y: Int) -> Void) {
+        var pen = 0
+        for scalar in text.unicodeScalars {
+            forEachLitPixel(of: scalar) { x, y in body(pen + x, y) }
+            pen += advance
+        }
+    }
+
+    /// Calls `body` with each lit pixel of `text` drawn at (x, y) with `scale` as a `scale × scale`
+    /// block, clipped to `limit`; blocks wholly outside it are skipped. Coordinates saturate
+    /// instead of overflowing, so any x, y and scale are safe. Blocks never overlap.
+    func forEachBlock(in text: String, x: Int, y: Int, scale: Int, within limit: PixelRect,
+                      _ body: (PixelRect) -> Void) {
+        if scale < 1 || limit.isEmpty { return }
+        let boxBottom = satAdd(y, satMul(boxHeight, scale))
+        if boxBottom <= limit.y || y >= limit.maxY { return }
+        let step = satMul(advance, scale)
+        let glyphWidth = satMul(cellWidth, scale)
+        let w = cellWidth
+        var pen = x
+        for scalar in text.unicodeScalars {
+            if pen >= limit.maxX { break }
+            if satAdd(pen, glyphWidth) > limit.x {
+                var bits = bitmap(for: scalar)
+                while bits != 0 {
+                    let i = bits.trailingZeroBitCount
+                    bits &= bits &- 1
+                    let bx = satAdd(pen, satMul(i % w, scale)), by = satAdd(y, satMul(i / w, scale))
+                    let x0 = Swift.max(bx, limit.x), x1 = Swift.min(satAdd(bx, scale), limit.maxX)
+                    let y0 = Swift.max(by, limit.y), y1 = Swift.min(satAdd(by, scale), limit.maxY)
+                    if x0 < x1 && y0 < y1 { body(PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)) }
+                }
+            }
+            pen = satAdd(pen, step)
+        }
+    }
+}
+
+@inline(__always) func satAdd(_ a: Int, _ b: Int) -> Int {
+    let (r, o) = a.addingReportingOverflow(b)
+    return o ? (b > 0 ? .max : .min) : r
+}
+
+@inline(__always) func satMul(_ a: Int, _ b: Int) -> Int {
+    let (r, o) = a.multipliedReportingOverflow(by: b)
+    return o ? ((a < 0) != (b < 0) ? .min : .max) : r
+}
+
+/// The ASCII-art format the font files are written in, and its one-time parser.
+///
+/// Glyphs are laid out in *strips*: a label line naming the glyphs, then one line per glyph row
+/// (`rows` lines), each holding one token per glyph, `#` lit and `.` unlit, tokens separated by
+/// spaces. Strips are separated by blank lines. A label is the character itself, or `SP` for the
+/// space, or `FALLBACK` for the glyph drawn for anything unprintable. Every printable ASCII
+/// character and the fallback must appear exactly once.
+///
+///     A     B
+///     .###. ####.
+///     #...# #...#
+///     ...
+enum GlyphArt {
+    static func parse(_ art: String, fontName: String, width: Int, rows: Int) -> [UInt64] {
+        var glyphs = [UInt64](repeating: 0, count: BitmapFont.glyphCount + 1)
+        var defined = [Bool](repeating: false, count: BitmapFont.glyphCount + 1)
+        let lines = art.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        var i = 0
+        while i < lines.count {
+            let labels = lines[i]
+            if labels.isEmpty { i += 1; continue }
+            let indices: [Int] = labels.map { label in
+                if label == "SP" { return 0 }
+                if label == "FALLBACK" { return BitmapFont.fallbackIndex }
+                let scalars = label.unicodeScalars
+                precondition(scalars.count == 1, "\(fontName): bad glyph label '\(label)' on art line \(i + 1)")
+                let index = BitmapFont.glyphIndex(scalars.first!)
+                precondition(index != BitmapFont.fallbackIndex, "\(fontName): '\(label)' is not printable ASCII")
+                return index
+            }
+            precondition(i + rows < lines.count, "\(fontName): strip at art line \(i + 1) has too few rows")
+            for (column, index) in indices.enumerated() {
+                precondition(!defined[index], "\(fontName): glyph '\(labels[column])' defined twice")
+                defined[index] = true
+                var bits: UInt64 = 0
+                for row in 0..<rows {
+                    let tokens = lines[i + 1 + row]
+                    precondition(tokens.count == indices.count,
+                                 "\(fontName): art line \(i + 2 + row) has \(tokens.count) glyphs, expected \(indices.count)")
+                    let token = tokens[column]
+                    precondition(token.utf8.count == width, "\(fontName): '\(labels[column])' row \(row) is not \(width) wide")
+                    for (col, c) in token.utf8.enumerated() {
+                        switch c {
+                        case UInt8(ascii: "#"): bits |= 1 << UInt64(row * width + col)
+                        case UInt8(ascii: "."): break
+                        default: preconditionFailure("\(fontName): '\(labels[column])' row \(row) has a character other than # and .")
+                        }
+                    }
+                }
+                glyphs[index] = bits
+            }
+            i += 1 + rows
+        }
+        if let missing = defined.firstIndex(of: false) {
+            preconditionFailure("\(fontName): no glyph for index \(missing) (scalar 0x\(String(missing + 0x20, radix: 16)))")
+        }
+        return glyphs
+    }
+}
+
+extension BitmapFont: CustomStringConvertible {
+    public var description: String { "BitmapFont.\(name) (\(cellWidth)x\(cellHeight)+\(descent))" }
+}

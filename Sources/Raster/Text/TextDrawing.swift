@@ -1,0 +1,40 @@
+import FixedPoint
+
+extension Canvas {
+    /// Draws `text` in `font` with its text box's top-left corner at (x, y): each lit glyph
+    /// pixel becomes a `scale × scale` block filled with `paint` at `opacity`, composited with
+    /// `blend`, through the clip stack (anti-aliased clips soften the blocks they cut).
+    ///
+    /// One line: every Unicode scalar takes one advance, unprintable ones draw the font's
+    /// fallback glyph. Text partly or wholly off the canvas is clipped; scale < 1 draws nothing.
+    /// Allocates nothing. Blocks never overlap, so `opacity` < 1 is uniform across the text.
+    public mutating func draw(text: String, font: BitmapFont, x: Int, y: Int, scale: Int = 1,
+                              paint: Paint, opacity: Fixed = .one, blend: BlendMode = .normal) {
+        let alpha = UInt32(opacity.unitByte)
+        if alpha == 0 { return }
+        font.forEachBlock(in: text, x: x, y: y, scale: scale, within: bounds) { block in
+            // `block` lies inside the canvas, so its Fixed form is exact.
+            let area = drawableArea(for: FixedRect(x: Fixed(block.x), y: Fixed(block.y),
+                                                   width: Fixed(block.width), height: Fixed(block.height)))
+            if area.isEmpty { return }
+            composite(area: area, paint: paint, blend: blend) { _, _, _, _ in alpha }
+        }
+    }
+}
+
+extension Mask {
+    /// Adds `text` to the mask: coverage 255 on every pixel of its lit `scale × scale` blocks,
+    /// with the text box's top-left corner at (x, y). Clipped to the mask; allocates nothing.
+    public mutating func add(text: String, font: BitmapFont, x: Int, y: Int, scale: Int = 1) {
+        let limit = PixelRect(x: 0, y: 0, width: width, height: height)
+        let w = width
+        coverage.withUnsafeMutableBufferPointer { cov in
+            font.forEachBlock(in: text, x: x, y: y, scale: scale, within: limit) { block in
+                for row in block.y..<block.maxY {
+                    let start = row * w
+                    for col in block.x..<block.maxX { cov[start + col] = 255 }
+                }
+            }
+        }
+    }
+}
