@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "FixedPoint"]),
         .testTarget(name: "LoadersTests", dependencies: ["Loaders", "Raster", "FixedPoint"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Raster", "Displays"]),
-        .testTarget(name: "CLITests", dependencies: ["ImageCodecs", "Raster"]),
+        .testTarget(name: "CLITests", dependencies: ["ImageCodecs", "Raster", "Loaders", "FixedPoint"]),
     ],
     swiftLanguageModes: [.v6]
 )

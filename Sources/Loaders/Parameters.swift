@@ -22,7 +22,22 @@ public enum ParameterType: Sendable {
     /// `true`/`false` (also `yes`/`no`, `on`/`off`, `1`/`0`).
     case bool
 
-    /// What the type accepts, for error messages and `loaderctl list`.
+    /// A short name of what the type accepts, for `loaderctl list`.
+    public var brief: String {
+        switch self {
+        case .color: return "colour"
+        case .colors: return "colours"
+        case .seconds(let r): return "seconds, \(format(r.lowerBound))-\(format(r.upperBound))"
+        case .number(let r): return "\(format(r.lowerBound))-\(format(r.upperBound))"
+        case .integer(let r): return "\(r.lowerBound)-\(r.upperBound)"
+        case .text(let n): return "text, ≤ \(n) characters"
+        case .choice(let words): return words.joined(separator: "|")
+        case .curve: return "x1,y1,x2,y2"
+        case .bool: return "true|false"
+        }
+    }
+
+    /// What the type accepts, for error messages.
     public var accepted: String {
         switch self {
         case .color: return "a colour: #RRGGBB, #RRGGBBAA or a name (\(Color.named.map(\.name).joined(separator: ", "))), optionally @opacity"

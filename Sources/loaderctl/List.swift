@@ -1,0 +1,37 @@
+import ArgumentParser
+import Loaders
+import Raster
+
+struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the loaders with their parameters and defaults."
+    )
+
+    @Flag(help: "Only the loader names, one per line.")
+    var names = false
+
+    func run() {
+        for type in Catalog.loaders {
+            if names { print(type.name); continue }
+            print("\(type.name) — \(type.summary)")
+            let width = type.parameters.map(\.key.count).max() ?? 0
+            for spec in type.parameters {
+                let key = spec.key.padding(to: width)
+                print("    \(key)  \(spec.summary) [\(spec.type.brief)] default \(spec.defaultValue.isEmpty ? "none" : spec.defaultValue)")
+            }
+            if !type.presets.isEmpty {
+                print("    presets (preset=NAME):")
+                for preset in type.presets { print("      \(preset.name): \(preset.summary)") }
+            }
+            print("")
+        }
+        if !names {
+            print("Colours: #RRGGBB, #RRGGBBAA or a name (" + Color.named.map(\.name).joined(separator: ", ") + "), optionally @OPACITY, e.g. gray@0.5.")
+            print("Set parameters with --set key=value (render, preview) or `start NAME key=value` (daemon).")
+        }
+    }
+}
+
+extension String {
+    func padding(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}

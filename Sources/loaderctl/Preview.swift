@@ -1,0 +1,91 @@
+import ArgumentParser
+import Displays
+import FixedPoint
+import Glibc
+import Loaders
+import Raster
+
+struct Preview: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Animate a loader in this terminal at its real speed (Ctrl-C to stop).",
+        discussion: """
+            Needs a terminal with 24-bit colour; each character cell shows two pixels (upper half \
+            block). The cursor and colours are restored on exit, including Ctrl-C.
+            """
+    )
+
+    @OptionGroup var scene: SceneOptionsGroup
+
+    @Option(help: "Frames per second (1 to 120).")
+    var fps: Int = 30
+
+    @Option(help: ArgumentHelp("Stop after this many seconds (default: run until interrupted).", valueName: "SECONDS"))
+    var duration: Double?
+
+    func validate() throws {
+        guard (1...120).contains(fps) else { throw ValidationError("--fps must be from 1 to 120, got \(fps)") }
+        if let duration, !(duration.isFinite && duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
+    }
+
+    func run() throws {
+        var scene = try scene.makeScene()
+        let background = try self.scene.backgroundColor()
+        var terminal = TerminalRenderer()
+        let rows = TerminalRenderer.rows(forHeight: scene.canvas.height)
+        let end = duration.map { Time.microseconds(seconds: $0) }
+        installRestoreOnSignal()
+        writeOut(TerminalRenderer.hideCursor)
+        defer { writeOut(TerminalRenderer.restore) }
+
+        let start = monotonicMicroseconds()
+        let frameInterval = Time.perSecond / Int64(fps)
+        var frame: Int64 = 0
+        while true {
+            // Frames are scheduled at absolute times start + n/fps; a late frame is skipped, not queued.
+            let now = monotonicMicroseconds() - start
+            if let end, now >= end { break }
+            scene.render(self.scene.state(at: now))
+            let text = terminal.render(scene.canvas, background: background)
+            writeOut((frame == 0 ? "" : TerminalRenderer.cursorUp(rows) + "\r") + text)
+            frame = now / frameInterval + 1
+            sleepUntil(start + frame * frameInterval)
+        }
+    }
+}
+
+/// CLOCK_MONOTONIC in microseconds.
+func monotonicMicroseconds() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+}
+
+/// Sleeps until the absolute CLOCK_MONOTONIC time `deadline` (µs), resuming after signals.
+func sleepUntil(_ deadline: Int64) {
+    var ts = timespec(tv_sec: Int(deadline / 1_000_000), tv_nsec: Int(deadline % 1_000_000) * 1000)
+    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+}
+
+func writeOut(_ text: String) {
+    var text = text
+    text.withUTF8 { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            let n = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+            if n < 0 { if errno == EINTR { continue }; return }
+            offset += n
+        }
+    }
+}
+
+/// On Ctrl-C or SIGTERM: reset colours, show the cursor, move below the picture, exit 130/143.
+/// Only async-signal-safe calls (write, _exit) run in the handler.
+func installRestoreOnSignal() {
+    let handler: @convention(c) (Int32) -> Void = { signal in
+        let restore: StaticString = "\u{1B}[0m\u{1B}[?25h\n"
+        _ = write(STDOUT_FILENO, restore.utf8Start, restore.utf8CodeUnitCount)
+        _exit(128 + signal)
+    }
+    signal(SIGINT, handler)
+    signal(SIGTERM, handler)
+}
