@@ -1,0 +1,96 @@
+import FixedPoint
+import Raster
+
+/// `worm` (LOADERS.md, seed 003 part 2): a 3x3 grid of dots with a head that travels through
+/// them in a fixed order, leaving a fading, slightly swollen trail, then pauses.
+///
+/// Design size 3·dotSize + 2·spacing square (25 x 25 with the defaults: dots of diameter 5 with
+/// gaps of 5, so at 8x8 the dots are 1.6 px wide with 1.6 px gaps and each one lands on its own
+/// 2x2 block of pixels). Serial numbers by rows: [3, 2, 1], [9, 8, 7], [4, 5, 6].
+///
+/// With cycle = 9·dotDuration + pauseBetweenCycles and c = t mod cycle, the head is at
+/// c / dotDuration while c < 9·dotDuration and absent during the pause. A dot at distance
+/// d = head − (serial − 1) behind the head, 0 ≤ d ≤ trailLength, gets an overlay of opacity n^1.2
+/// and scale 0.94 + 0.16·n, n = 1 − d / trailLength; other dots show their base only.
+///
+/// Colours: the article draws gray dots with a black head on a light background; for dark
+/// displays and LED matrices the defaults are a dim base (white at 20 %, a dot that is clearly
+/// "off" but still marks the grid) and a white head.
+public struct WormGrid: Loader {
+    public static let name = "worm"
+    public static let summary = "3x3 dot grid with a worm-like head and fading trail"
+    public static let parameters: [ParameterSpec] = [
+        ParameterSpec("dotSize", .integer(1...100), default: "5", "dot diameter (design units)"),
+        ParameterSpec("spacing", .integer(0...100), default: "5", "gap between dots (design units)"),
+        ParameterSpec("dotDuration", .seconds(0.01...10), default: "0.16", "time the head takes from one dot to the next"),
+        ParameterSpec("trailLength", .number(0.1...9), default: "2.8", "length of the fading tail, in dots"),
+        ParameterSpec("pauseBetweenCycles", .seconds(0...60), default: "0.4", "rest after the head passed the last dot"),
+        ParameterSpec("tailExponent", .number(0.1...8), default: "1.2", "overlay opacity is n^tailExponent along the tail"),
+        ParameterSpec("baseColor", .color, default: "white@0.2", "colour of the dots"),
+        ParameterSpec("headColor", .color, default: "white", "colour of the head and its trail"),
+    ]
+
+    /// Serial number of each dot, row by row (the order the head visits them: 1 → 9).
+    static let serials: [Int] = [3, 2, 1, 9, 8, 7, 4, 5, 6]
+
+    public let dotSize: Int
+    public let spacing: Int
+    public let dotDuration: Microseconds
+    public let trailLength: Fixed
+    public let pause: Microseconds
+    public let tailExponent: Fixed
+    public let baseColor: Color
+    public let headColor: Color
+
+    public init(_ parameters: Parameters) {
+        dotSize = parameters.integer("dotSize")
+        spacing = parameters.integer("spacing")
+        dotDuration = Swift.max(1, parameters.seconds("dotDuration"))
+        trailLength = parameters.number("trailLength")
+        pause = parameters.seconds("pauseBetweenCycles")
+        tailExponent = parameters.number("tailExponent")
+        baseColor = parameters.color("baseColor")
+        headColor = parameters.color("headColor")
+    }
+
+    public var designSize: DesignSize {
+        let side = 3 * dotSize + 2 * spacing
+        return DesignSize(width: side, height: side)
+    }
+
+    /// 9 · dotDuration + pauseBetweenCycles (1.84 s with the defaults).
+    public var period: Microseconds { 9 * dotDuration + pause }
+
+    /// The head position at `elapsed` (0 at dot 1 up to 9 past dot 9), or nil during the pause.
+    public func head(at elapsed: Microseconds) -> Fixed? {
+        let c = Swift.max(0, elapsed) % period
+        return c < 9 * dotDuration ? Fixed.ratio(c, dotDuration) : nil
+    }
+
+    /// Overlay opacity and scale of the dot `serial` for head position `head`.
+    public func overlay(serial: Int, head: Fixed?) -> (opacity: Fixed, scale: Fixed) {
+        guard let head else { return (.zero, .one) }
+        let d = head - Fixed(serial - 1)
+        guard d >= .zero, d <= trailLength else { return (.zero, .one) }
+        let n = (Fixed.one - d / trailLength).unitClamped
+        return (Fixed.powUnit(n, tailExponent), Fixed(94, over: 100) + Fixed(16, over: 100) * n)
+    }
+
+    public func draw(_ context: inout DrawContext, in layout: Layout, state: FrameState) {
+        let head = head(at: state.elapsed)
+        let pitch = Fixed(dotSize + spacing)
+        let r = Fixed(dotSize) / 2
+        let radius = layout.length(r)
+        for row in 0..<3 {
+            for column in 0..<3 {
+                let center = layout.point(r + pitch * column, r + pitch * row)
+                let dot = Ellipse(center: center, radius: radius)
+                context.canvas.fill(dot, with: .solid(baseColor))
+                let (opacity, scale) = overlay(serial: WormGrid.serials[row * 3 + column], head: head)
+                if opacity.raw > 0 {
+                    context.canvas.fill(Ellipse(center: center, radius: radius * scale), with: .solid(headColor), opacity: opacity)
+                }
+            }
+        }
+    }
+}
