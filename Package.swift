@@ -45,9 +45,9 @@ let package = Package(
             dependencies: ["FixedPoint", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "FixedPoint"]),
-        .testTarget(name: "LoadersTests", dependencies: ["Loaders", "Raster", "FixedPoint"]),
+        .testTarget(name: "LoadersTests", dependencies: ["Loaders", "Raster", "FixedPoint"], exclude: ["Golden"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Raster", "Displays"]),
-        .testTarget(name: "CLITests", dependencies: ["ImageCodecs", "Raster", "Loaders", "FixedPoint"]),
+        .testTarget(name: "CLITests", dependencies: ["ImageCodecs", "Raster", "Loaders", "FixedPoint"], exclude: ["Help"]),
     ],
     swiftLanguageModes: [.v6]
 )
