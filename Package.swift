@@ -15,13 +15,29 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Per-frame code: fixed point only, no Foundation.
         .target(name: "FixedPoint"),
         .target(name: "Raster", dependencies: ["FixedPoint"]),
         .target(name: "Loaders", dependencies: ["FixedPoint", "Raster"]),
-        .target(name: "Displays", dependencies: ["FixedPoint", "Raster"]),
+        // Kernel interfaces Swift cannot express (ioctl numbers from macros, struct layouts).
+        .target(name: "CLinux"),
+        .target(
+            name: "Displays",
+            dependencies: ["FixedPoint", "Raster", "ImageCodecs", "CLinux", .product(name: "SystemPackage", package: "swift-system")]
+        ),
+        // The daemon: event loop, control server, protocol, state, config, systemd glue.
+        .target(
+            name: "LoaderDaemon",
+            dependencies: [
+                "FixedPoint", "Raster", "Loaders", "Displays", "CLinux",
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
 
         // File formats written by `loaderctl render` (and later the daemon's image display).
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -30,7 +46,7 @@ let package = Package(
 
         .executableTarget(
             name: "loaderd",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["LoaderDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "loaderctl",
@@ -46,6 +62,8 @@ let package = Package(
         ),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "FixedPoint"]),
         .testTarget(name: "LoadersTests", dependencies: ["Loaders", "Raster", "FixedPoint"], exclude: ["Golden"]),
+        .testTarget(name: "DisplaysTests", dependencies: ["Displays", "Raster", "FixedPoint", "ImageCodecs", "CLinux"]),
+        .testTarget(name: "DaemonTests", dependencies: ["LoaderDaemon", "Loaders", "Displays", "Raster", "FixedPoint", "ImageCodecs"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Raster", "Displays"]),
         .testTarget(name: "CLITests", dependencies: ["ImageCodecs", "Raster", "Loaders", "FixedPoint"], exclude: ["Help"]),
     ],
