@@ -51,7 +51,8 @@ extension Fixed {
         v >= 0 ? (v + (1 << 13)) >> 14 : -((-v + (1 << 13)) >> 14)
     }
 
-    /// sin(π/2 · i/256) × 2³⁰, rounded, i = 0...256.
+    /// sin(π/2 · i/256) × 2³⁰, rounded, i = 0...256. Generated with
+    /// `python3 -c 'import math; print([round(math.sin(math.pi/2*i/256)*2**30) for i in range(257)])'`.
     @usableFromInline static let quarterSineQ30: [Int32] = [
         0, 6588356, 13176464, 19764076, 26350943, 32936819, 39521455, 46104602,
         52686014, 59265442, 65842639, 72417357, 78989349, 85558366, 92124163, 98686491,
