@@ -51,13 +51,21 @@ public struct Fixed: Sendable, Hashable, Comparable {
     /// times (microseconds) into fractions of a period without ever passing through floating point.
     @inlinable public static func ratio(_ a: Int64, _ b: Int64) -> Fixed {
         if b == 0 { return a == 0 ? .zero : (a > 0 ? .max : .min) }
-        // a * 65536 may overflow Int64 only for |a| > 2^47 (≈ 4.4 years in microseconds).
+        let q: Int64, r: Int64
         let (shifted, overflow) = a.multipliedReportingOverflow(by: scale)
-        if overflow { return (a < 0) != (b < 0) ? .min : .max }
-        let half = b.magnitude / 2
-        let q: Int64
-        if (shifted < 0) == (b < 0) { q = (shifted + (shifted < 0 ? -Int64(half) : Int64(half))) / b } else { q = (shifted - (shifted < 0 ? -Int64(half) : Int64(half))) / b }
-        return Fixed(saturatingRaw: q)
+        if !overflow && !(shifted == .min && b == -1) {
+            (q, r) = shifted.quotientAndRemainder(dividingBy: b)
+        } else {
+            // |a| ≥ 2⁴⁷ µs (4.4 years): the quotient is still in range when b is large too, so
+            // divide the 128-bit product instead of saturating.
+            let (whole, wholeOverflow) = a.dividedReportingOverflow(by: b)  // Int64.min / −1
+            if wholeOverflow || whole.magnitude >= 32768 { return (a < 0) != (b < 0) ? .min : .max }
+            (q, r) = b.dividingFullWidth(a.multipliedFullWidth(by: scale))  // |q| < 2³¹
+        }
+        // Round halves away from zero, from the remainder: adding b/2 before dividing could
+        // overflow when both are near 2⁶³.
+        let rounded = r.magnitude >= b.magnitude - r.magnitude ? q + ((a < 0) == (b < 0) ? 1 : -1) : q
+        return Fixed(saturatingRaw: rounded)
     }
 
     public static let zero = Fixed(raw: 0)
@@ -103,7 +111,11 @@ public struct Fixed: Sendable, Hashable, Comparable {
         if b.raw == 0 { return a.raw == 0 ? .zero : (a.raw > 0 ? .max : .min) }
         return Fixed(saturatingRaw: (Int64(a.raw) << 16) / Int64(b.raw))
     }
-    @inlinable public static func * (a: Fixed, b: Int) -> Fixed { Fixed(saturatingRaw: Int64(a.raw) * Int64(clamping: b)) }
+    @inlinable public static func * (a: Fixed, b: Int) -> Fixed {
+        let (product, overflow) = Int64(a.raw).multipliedReportingOverflow(by: Int64(clamping: b))
+        if overflow { return (a.raw < 0) != (b < 0) ? .min : .max }
+        return Fixed(saturatingRaw: product)
+    }
     @inlinable public static func * (a: Int, b: Fixed) -> Fixed { b * a }
     @inlinable public static func / (a: Fixed, b: Int) -> Fixed {
         if b == 0 { return a.raw == 0 ? .zero : (a.raw > 0 ? .max : .min) }

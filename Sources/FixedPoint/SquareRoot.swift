@@ -27,8 +27,9 @@ extension Fixed {
 
     /// √(a² + b²) without intermediate overflow for any pair of Q16.16 inputs.
     @inlinable public static func hypot(_ a: Fixed, _ b: Fixed) -> Fixed {
-        let a2 = Int64(a.raw) * Int64(a.raw), b2 = Int64(b.raw) * Int64(b.raw)
-        // a2 + b2 < 2^63 always (each < 2^62); the root of a Q32.32 square is Q16.16.
-        return Fixed(saturatingRaw: Int64(isqrt(UInt64(a2 + b2))))
+        let a2 = UInt64(a.raw.magnitude) * UInt64(a.raw.magnitude), b2 = UInt64(b.raw.magnitude) * UInt64(b.raw.magnitude)
+        // Each square is ≤ 2⁶² (Int32.min² = 2⁶² exactly), so the sum is ≤ 2⁶³: it fits a UInt64
+        // but not an Int64 (hypot(.min, .min) used to trap). The root of a Q32.32 square is Q16.16.
+        return Fixed(saturatingRaw: Int64(isqrt(a2 + b2)))
     }
 }
