@@ -23,7 +23,7 @@ public struct LinkedInBar: Loader {
     public let fill: Color
     public let track: Color
     public let duration: Microseconds
-    let curve: CubicBezier
+    public let curve: CubicBezier
 
     public init(_ parameters: Parameters) {
         cornerRadius = parameters.number("cornerRadius")

@@ -45,7 +45,7 @@ public struct PageDots: Loader {
     public let unseenOpacity: Fixed
     public let trackOpacity: Fixed
     public let pageDuration: Microseconds
-    let spring: Spring
+    public let spring: Spring
     /// After this long a change has settled: its contribution is left out.
     let settle: Microseconds
 
