@@ -20,6 +20,8 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible, Equatable {
 public enum Catalog {
     /// In the order `loaderctl list` shows them.
     public static let loaders: [any Loader.Type] = [
+        LinkedInBar.self,
+        PageDots.self,
         QuizUpCircles.self,
         WormGrid.self,
         SkeletonShimmer.self,
