@@ -20,6 +20,7 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible, Equatable {
 public enum Catalog {
     /// In the order `loaderctl list` shows them.
     public static let loaders: [any Loader.Type] = [
+        Shimmer.self,
         ProgressBar.self,
     ]
 
