@@ -363,6 +363,11 @@ struct ShimmerTests {
         var calm = Scene(loader: bar, width: 128, height: 32, options: options)
         calm.render(state)
         GoldenFrames.check(calm.canvas, named: "scene-bar-message-calm-128x32")
+        // Under shimmer the message is the loader's own text, in the whole area.
+        let shimmer = try makeShimmer([("preset", "calm")])
+        var own = Scene(loader: shimmer, width: 128, height: 32)
+        own.render(FrameState(elapsed: us(1.0), message: "Starting services"))
+        GoldenFrames.check(own.canvas, named: "scene-shimmer-message-128x32")
         // An 8-pixel strip has no room for the line: the bar alone.
         var strip = Scene(loader: bar, width: 64, height: 8)
         strip.render(state)
