@@ -23,6 +23,7 @@ public enum Catalog {
         LinkedInBar.self,
         PageDots.self,
         QuizUpCircles.self,
+        Shimmer.self,
         WormGrid.self,
         SkeletonShimmer.self,
         ProgressBar.self,

@@ -42,6 +42,15 @@ public protocol Loader: Sendable {
     /// How long the exit lasts when stop arrives at `stoppedAt` (≤ 0.3 s for a fade).
     func exitDuration(stoppedAt: Microseconds) -> Microseconds
 
+    /// Whether the loader shows the daemon's message itself (the shimmer's text is the message):
+    /// the scene then gives it the whole area and draws no message line of its own.
+    var drawsMessage: Bool { get }
+
+    /// The design size for the frame `state` (default `designSize`): a loader whose content
+    /// depends on the state, such as the shimmer drawing the message, keeps the proportions of
+    /// what it draws now.
+    func designSize(for state: FrameState) -> DesignSize
+
     /// Draws the frame for `state` into `context.canvas` inside `layout`.
     func draw(_ context: inout DrawContext, in layout: Layout, state: FrameState)
 }
@@ -50,4 +59,6 @@ extension Loader {
     public static var presets: [Preset] { [] }
     public var fadesOnExit: Bool { true }
     public func exitDuration(stoppedAt: Microseconds) -> Microseconds { Scene.fadeDuration }
+    public var drawsMessage: Bool { false }
+    public func designSize(for state: FrameState) -> DesignSize { designSize }
 }

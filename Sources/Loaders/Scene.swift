@@ -59,7 +59,7 @@ public struct Scene: Sendable {
         let w = context.canvas.width, h = context.canvas.height
         let inner = PixelRect(x: options.margin, y: options.margin,
                               width: Swift.max(1, w - 2 * options.margin), height: Swift.max(1, h - 2 * options.margin))
-        guard let message, !message.isEmpty else { return (inner, nil) }
+        guard let message, !message.isEmpty, !loader.drawsMessage else { return (inner, nil) }
         let line = MessageLine.height(forCanvasHeight: h)
         let gap = Swift.max(1, line / 4)
         // The loader keeps at least a third of the height (and 4 pixels), or the message is left out.
@@ -74,7 +74,7 @@ public struct Scene: Sendable {
         context.canvas.clear()
         let phase = phase(state)
         let (loaderArea, messageArea) = areas(message: state.message)
-        let layout = Layout.fit(design: loader.designSize, into: loaderArea)
+        let layout = Layout.fit(design: loader.designSize(for: state), into: loaderArea)
         switch phase {
         case .running, .exiting:
             loader.draw(&context, in: layout, state: state)

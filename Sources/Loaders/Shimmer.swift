@@ -1,0 +1,107 @@
+import FixedPoint
+import Raster
+
+/// `shimmer`: a line of bitmap text with a moving gradient (LOADERS.md, shimmer; seed 003 part 1).
+/// The text is the daemon's current message when one is set, else the `text` parameter; the
+/// loader draws the message itself, so the scene adds no message line under it.
+///
+/// Layout: the design size is the text's own box, in pixels of the font it is measured with
+/// (the small font for `font=auto`, which is the wider one per pixel of height, so whichever font
+/// `auto` then picks fits the fitted width): text width + 2 (a pixel of margin each side) by the
+/// font's box height. `Layout.fit` keeps that aspect, and the font and integer scale are then
+/// chosen from the fitted rectangle's pixel height: `auto` takes the small 3x5 font below 16
+/// pixels (scale ⌊h / 5⌋, at least 1; a 64x8 strip gets scale 1) and the large 5x7+2 font with
+/// the largest scale that fits from 16 pixels on — and also at exactly 9 pixels, where the large
+/// font at scale 1 is taller than the small one at scale 1 (a long message on a wide display). The text is centred in that rectangle; if it
+/// does not fit even so (a long message on a narrow display), its start is kept in whole glyphs.
+public struct Shimmer: Loader {
+    public static let name = "shimmer"
+    public static let summary = "text with a moving gradient: the message (or `text`) in a shimmer"
+
+    public static let parameters: [ParameterSpec] = [
+        ParameterSpec("text", .text(maxLength: 200), default: "Loading", "text shown while no message is set"),
+        ParameterSpec("colors", .colors, default: "blue,purple,pink,blue", "full-fill gradient stops, evenly spaced"),
+        ParameterSpec("textColor", .color, default: "clear", "clear: the gradient fills the glyphs; else the glyphs' colour under a highlight band"),
+        ParameterSpec("highlight", .color, default: "white@0.35", "peak of the highlight band (when textColor is set)"),
+        ParameterSpec("duration", .seconds(0.05...60), default: "2.0", "length of one sweep"),
+        ParameterSpec("repeatDelay", .seconds(0...60), default: "0", "rest after each sweep"),
+        ParameterSpec("font", .choice(["auto", "small", "large"]), default: "auto", "auto: small below 16 px of height, else large scaled"),
+    ]
+
+    /// Each preset sets every key of the look, so the result does not depend on the defaults.
+    public static let presets: [Preset] = [
+        Preset("grok", "blue, purple, pink, blue filling the glyphs; 2 s (the default)", [
+            ("colors", "blue,purple,pink,blue"), ("textColor", "clear"), ("highlight", "white@0.35"),
+            ("duration", "2.0"), ("repeatDelay", "0"),
+        ]),
+        Preset("chatgpt", "gray and gray at 0.45 filling the glyphs; 2 s", [
+            ("colors", "gray,gray@0.45,gray,gray@0.45,gray"), ("textColor", "clear"), ("highlight", "white@0.35"),
+            ("duration", "2.0"), ("repeatDelay", "0"),
+        ]),
+        Preset("calm", "gray text under a white band; 2 s sweep, 0.5 s rest", [
+            ("colors", "blue,purple,pink,blue"), ("textColor", "gray"), ("highlight", "white@0.35"),
+            ("duration", "2.0"), ("repeatDelay", "0.5"),
+        ]),
+    ]
+
+    public enum FontChoice: String, Sendable { case auto, small, large }
+
+    public let text: String
+    public let fontChoice: FontChoice
+    public let shimmer: ShimmerText
+    public var style: ShimmerStyle { shimmer.style }
+
+    public init(_ parameters: Parameters) {
+        text = parameters.text("text")
+        fontChoice = FontChoice(rawValue: parameters.choice("font")) ?? .auto
+        shimmer = ShimmerText(style: ShimmerStyle(
+            colors: parameters.colors("colors"), textColor: parameters.color("textColor"),
+            highlight: parameters.color("highlight"), duration: parameters.seconds("duration"),
+            repeatDelay: parameters.seconds("repeatDelay")))
+    }
+
+    public var drawsMessage: Bool { true }
+
+    /// What the frame shows: the message when set (and not empty), else `text`.
+    public func displayedText(_ state: FrameState) -> String {
+        if let message = state.message, !message.isEmpty { return message }
+        return text
+    }
+
+    /// The font the design size is measured in.
+    var metricsFont: BitmapFont { fontChoice == .large ? .large : .small }
+
+    public var designSize: DesignSize { designSize(of: text) }
+
+    public func designSize(for state: FrameState) -> DesignSize { designSize(of: displayedText(state)) }
+
+    func designSize(of text: String) -> DesignSize {
+        let font = metricsFont
+        return DesignSize(width: font.width(of: text) + 2, height: font.boxHeight)
+    }
+
+    /// Font and scale for a text `pixelHeight` pixels tall at most.
+    public func font(forHeight pixelHeight: Int) -> (font: BitmapFont, scale: Int) {
+        let font: BitmapFont
+        switch fontChoice {
+        case .small: font = .small
+        case .large: font = .large
+        case .auto:
+            // Small below 16 px, except where only the small font's scale 1 fits and the large
+            // font fits too (9 px): then the large one is the taller, finer text.
+            let small = BitmapFont.small, large = BitmapFont.large
+            font = pixelHeight >= 16 || (pixelHeight >= large.boxHeight && pixelHeight < 2 * small.boxHeight) ? large : small
+        }
+        return (font, Swift.max(1, pixelHeight / font.boxHeight))
+    }
+
+    public var period: Microseconds { shimmer.period }
+
+    public func draw(_ context: inout DrawContext, in layout: Layout, state: FrameState) {
+        // Layout.fit snaps the rectangle to whole pixels.
+        let r = layout.rect
+        let rect = PixelRect(x: r.x.floor, y: r.y.floor, width: r.width.rounded, height: r.height.rounded)
+        let (font, scale) = font(forHeight: rect.height)
+        shimmer.draw(displayedText(state), font: font, scale: scale, in: rect, elapsed: state.elapsed, into: &context)
+    }
+}
