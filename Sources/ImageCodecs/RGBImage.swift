@@ -80,3 +80,22 @@ public struct RGBImage: Sendable, Hashable {
         return pixels * 3
     }
 }
+
+extension RGBImage {
+    /// Each pixel enlarged to a `factor × factor` block (nearest neighbour): for looking at
+    /// LED-sized frames on a screen, where an 8x8 image would be a speck.
+    public func zoomed(by factor: Int) -> RGBImage {
+        precondition(factor >= 1, "zoom factor must be at least 1")
+        if factor == 1 { return self }
+        let w = width * factor, h = height * factor
+        var out = [UInt8](repeating: 0, count: w * h * 3)
+        for y in 0..<h {
+            let sy = y / factor
+            for x in 0..<w {
+                let s = (sy * width + x / factor) * 3, d = (y * w + x) * 3
+                out[d] = bytes[s]; out[d + 1] = bytes[s + 1]; out[d + 2] = bytes[s + 2]
+            }
+        }
+        return RGBImage(width: w, height: h, bytes: out)
+    }
+}

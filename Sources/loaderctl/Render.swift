@@ -25,6 +25,9 @@ struct Render: ParsableCommand {
     @Option(help: "Frames per second of a GIF animation (1 to 50; GIF players slow down faster rates).")
     var fps: Int = 25
 
+    @Option(help: "Enlarge every pixel to an NxN block in the file (to look at LED-sized frames; 1 to 64).")
+    var zoom: Int = 1
+
     @Option(name: .shortAndLong, help: ArgumentHelp("Output file: .ppm (binary P6), .png or .gif.", valueName: "FILE"))
     var output: String
 
@@ -33,6 +36,7 @@ struct Render: ParsableCommand {
         if let duration, !(duration.isFinite && duration > 0 && duration <= 600) {
             throw ValidationError("--duration must be more than 0 and at most 600 seconds, got \(duration)")
         }
+        guard (1...64).contains(zoom) else { throw ValidationError("--zoom must be from 1 to 64, got \(zoom)") }
         guard (1...50).contains(fps) else { throw ValidationError("--fps must be from 1 to 50, got \(fps)") }
         do { _ = try ImageFormat(path: output) } catch { throw ValidationError(error.description) }
     }
@@ -53,12 +57,12 @@ struct Render: ParsableCommand {
                     // Frame i shows time start + i/fps exactly (integer µs), never an accumulated sum.
                     let t = start + Int64(i) * Time.perSecond / Int64(fps)
                     scene.render(self.scene.state(at: t))
-                    frames.append(GIFFrame(RGBImage(canvas: scene.canvas, background: background), delay: delays[i]))
+                    frames.append(GIFFrame(RGBImage(canvas: scene.canvas, background: background).zoomed(by: zoom), delay: delays[i]))
                 }
                 try GIF.write(frames, to: output)
             } else {
                 scene.render(self.scene.state(at: start))
-                try ImageFile.write(RGBImage(canvas: scene.canvas, background: background), to: output)
+                try ImageFile.write(RGBImage(canvas: scene.canvas, background: background).zoomed(by: zoom), to: output)
             }
         } catch {
             // Codec errors name the file and the reason; they are not usage errors (exit 1).
