@@ -249,8 +249,8 @@ struct TOMLParser {
             if peek == .openBracket {
                 (current, currentPath) = try parseHeader(root: root)
             } else {
-                try parseKeyValue(into: current, path: currentPath)
-                try expectEndOfLine(after: "the value", key: currentPath)
+                let key = try parseKeyValue(into: current, path: currentPath)
+                try expectEndOfLine(after: "the value", key: key)
             }
         }
         return root
@@ -345,7 +345,8 @@ struct TOMLParser {
     }
 
     /// `key = value` into `table`; dotted keys make (or extend) dotted tables.
-    private mutating func parseKeyValue(into table: TOMLTable, path: [String], depth: Int = 0) throws(ConfigError) {
+    @discardableResult
+    private mutating func parseKeyValue(into table: TOMLTable, path: [String], depth: Int = 0) throws(ConfigError) -> [String] {
         let keys = try parseKey()
         let fullPath = path + keys.map(\.key)
         skipWhitespace()
@@ -373,6 +374,7 @@ struct TOMLParser {
         }
         let value = try parseValue(key: fullPath, depth: depth)
         target.entries.append(TOMLEntry(key: last.key, keyPosition: last.position, value: value))
+        return fullPath
     }
 
     // MARK: Values
@@ -411,7 +413,7 @@ struct TOMLParser {
         var out: [UInt8] = []
         while true {
             guard i < bytes.count, bytes[i] != .newline, bytes[i] != .carriageReturn else {
-                throw error("unterminated string (opened at column \(open.column)); strings end on the same line", key: key)
+                throw error("unterminated string; a string must end on the line where it starts", at: open, key: key)
             }
             let b = bytes[i]
             if b == .quote { i += 1; return String(decoding: out, as: UTF8.self) }
@@ -460,7 +462,7 @@ struct TOMLParser {
         let from = i
         while true {
             guard i < bytes.count, bytes[i] != .newline, bytes[i] != .carriageReturn else {
-                throw error("unterminated string (opened at column \(open.column)); strings end on the same line", key: key)
+                throw error("unterminated string; a string must end on the line where it starts", at: open, key: key)
             }
             let b = bytes[i]
             if b == .apostrophe { i += 1; return String(decoding: bytes[from..<(i - 1)], as: UTF8.self) }
@@ -487,6 +489,7 @@ struct TOMLParser {
             if peek == .closeBracket { i += 1; break }
             items.append(try parseValue(key: key, depth: depth))
             try skipBlankSpace()
+            guard i < bytes.count else { throw error("unterminated array (opened at line \(start.line), column \(start.column))", key: key) }
             if peek == .comma { i += 1; continue }
             if peek == .closeBracket { i += 1; break }
             throw error("expected ',' or ']' in the array, found \(found)", key: key)
@@ -538,7 +541,7 @@ struct TOMLParser {
             switch number {
             case .integer(let n): return TOMLValue(kind: .integer(n), position: start)
             case .float(let d): return TOMLValue(kind: .float(d, text: word), position: start)
-            case .outOfRange: throw error("\(word) is out of range (integers must fit in 64 bits)", at: start, key: key)
+            case .outOfRange: throw error("\(word) is out of range (integers must fit in 64 bits, decimals must be finite)", at: start, key: key)
             }
         }
         let w = Array(word.utf8)
@@ -619,5 +622,29 @@ struct TOMLParser {
         }
         guard let n = Int(text) else { return .outOfRange }
         return .integer(n)
+    }
+}
+
+// Structural equality, for tests and for telling whether a reload changed anything.
+extension TOMLValue.Kind: Equatable {
+    static func == (a: TOMLValue.Kind, b: TOMLValue.Kind) -> Bool {
+        switch (a, b) {
+        case (.string(let x), .string(let y)): return x == y
+        case (.integer(let x), .integer(let y)): return x == y
+        case (.float(let x, let tx), .float(let y, let ty)): return (x == y || (x.isNaN && y.isNaN)) && tx == ty
+        case (.boolean(let x), .boolean(let y)): return x == y
+        case (.array(let x), .array(let y)): return x.map(\.kind) == y.map(\.kind)
+        case (.table(let x), .table(let y)): return x == y
+        case (.tableArray(let x), .tableArray(let y)): return x == y
+        default: return false
+        }
+    }
+}
+
+extension TOMLTable: Equatable {
+    /// Same keys in the same order with equal values (positions and origins are not compared).
+    static func == (a: TOMLTable, b: TOMLTable) -> Bool {
+        a === b || (a.entries.count == b.entries.count
+            && zip(a.entries, b.entries).allSatisfy { $0.key == $1.key && $0.value.kind == $1.value.kind })
     }
 }
