@@ -56,8 +56,8 @@ struct Status: ParsableCommand {
     }
 
     private static func number(_ value: Any?) -> Double? {
-        guard let n = value as? NSNumber, !(value is Bool) else { return nil }
-        return n.doubleValue
+        // (On Linux a JSON 0 or 1 also casts to Bool, so booleans are not excluded; status has none.)
+        (value as? NSNumber)?.doubleValue
     }
 
     private static func decimal(_ value: Double, places: Int) -> String {
