@@ -1,9 +1,10 @@
 /// A parser for the subset of TOML that `loaderd.toml` uses, written by hand.
 ///
-/// Why not a library: the TOML library on this machine's package mirror, TOMLKit, wraps
-/// toml++ (C++) and its Swift layer imports Foundation; linking it into the daemon pulled in
-/// libFoundation.so and libstdc++ (measured with `ldd`), about 10 MB of resident memory before
-/// the first frame, against the daemon's "no Foundation" rule and its 6 MB budget (DESIGN.md).
+/// Why not a library: the TOML library on this machine's package mirror, TOMLKit (0.6.0), wraps
+/// toml++ (C++) and its Swift layer imports Foundation (`import struct Foundation.Data` in its
+/// decoder); a daemon linking it links libFoundation.so and libstdc++ (`ldd` shows both), about
+/// 10 MB of resident memory before the first frame, against the daemon's "no Foundation" rule
+/// and its 6 MB budget (DESIGN.md).
 /// The subset below is small enough to parse in a few hundred lines, and owning it lets every
 /// error carry the line, the column and the key (`loaderd.toml:12:9: display.scale: ...`).
 ///
