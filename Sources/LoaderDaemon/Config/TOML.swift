@@ -307,7 +307,11 @@ struct TOMLParser {
                 list.append(t)
                 table.entries[k].value.kind = .tableArray(list)
                 return (t, path)
-            case .table, .tableArray:
+            case .tableArray:
+                throw error("'\(path.joined(separator: "."))' is an array of tables (line \(existing.keyPosition.line)): write [[\(path.joined(separator: "."))]] for another one", at: last.position)
+            case .table(let t) where isArray && t.origin != .inline:
+                throw error("'\(path.joined(separator: "."))' is a table (line \(existing.keyPosition.line)), not an array of tables: write [\(path.joined(separator: "."))] once", at: last.position)
+            case .table:
                 throw error("\(shownHeader) is defined twice (first at line \(existing.keyPosition.line))", at: last.position)
             default:
                 throw error("'\(path.joined(separator: "."))' is already a value (line \(existing.keyPosition.line)), not a table", at: last.position)
