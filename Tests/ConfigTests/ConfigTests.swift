@@ -220,6 +220,18 @@ struct ConfigTests {
         }
     }
 
+    @Test func loadErrorsNameTheFileLineColumnAndKey() throws {
+        let path = "/tmp/loaderd-config-test-\(getpid()).toml"
+        let file = fopen(path, "wb")!
+        fputs("# test\r\n[daemon]\r\nmax_line = \"long\"\r\n", file)
+        fclose(file)
+        defer { unlink(path) }
+        #expect(throws: ConfigError(source: path, line: 3, column: 12, key: "daemon.max_line",
+                                    message: "expected an integer from 256 to 1048576, got \"long\"")) {
+            try Config.load(path: path)
+        }
+    }
+
     @Test func invalidUTF8IsRefusedAtItsPosition() throws {
         let bytes: [UInt8] = Array("a = 1\nb = \"".utf8) + [0xC3, 0x28] + Array("\"\n".utf8)
         #expect(throws: ConfigError(source: "x.toml", line: 2, column: 6, message: "byte 0xC3 is not UTF-8; the file must be UTF-8 text")) {

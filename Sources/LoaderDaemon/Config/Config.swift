@@ -10,6 +10,17 @@ import Logging
 /// when the file is read (types, ranges, loader names and parameters, display types), so a
 /// running daemon can reload on SIGHUP and simply keep the old settings if the new file is bad.
 /// Display options other than `type` are checked by the display factories when they open.
+///
+/// Use:
+/// ```swift
+/// do {
+///     let config = try Config.load(path: path)   // --config FILE, --check-config FILE, SIGHUP
+///     // config.daemon.socket, config.loader.name, config.displays: [DisplaySpec], ...
+/// } catch {
+///     // error.description: "/etc/loaderd/loaderd.toml:12:15: daemon.max_clients: expected ..."
+/// }
+/// ```
+/// Command-line flags given with `--config` override the file's values (the daemon decides).
 public struct Config: Sendable, Equatable {
     /// Where `loaderd` looks by default.
     public static let defaultPath = "/etc/loaderd/loaderd.toml"
