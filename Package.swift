@@ -64,6 +64,10 @@ let package = Package(
         .testTarget(name: "LoadersTests", dependencies: ["Loaders", "Raster", "FixedPoint"], exclude: ["Golden"]),
         .testTarget(name: "DisplaysTests", dependencies: ["Displays", "Raster", "FixedPoint", "ImageCodecs", "CLinux"]),
         .testTarget(name: "DaemonTests", dependencies: ["LoaderDaemon", "Loaders", "Displays", "Raster", "FixedPoint", "ImageCodecs"]),
+        .testTarget(
+            name: "ConfigTests",
+            dependencies: ["LoaderDaemon", "Loaders", "Displays", "FixedPoint", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Raster", "Displays"]),
         .testTarget(name: "CLITests", dependencies: ["ImageCodecs", "Raster", "Loaders", "FixedPoint"], exclude: ["Help"]),
     ],

@@ -10,7 +10,16 @@ struct List: ParsableCommand {
     @Flag(help: "Only the loader names, one per line.")
     var names = false
 
-    func run() {
+    @Flag(help: "Ask the running daemon for its loader names instead of this loaderctl's catalog.")
+    var daemon = false
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        if daemon {
+            for name in try connection.send("list").split(separator: " ") { print(name) }
+            return
+        }
         for type in Catalog.loaders {
             if names { print(type.name); continue }
             print("\(type.name) — \(type.summary)")

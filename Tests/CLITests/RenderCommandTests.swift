@@ -51,9 +51,9 @@ struct RenderCommandTests {
         (["render", "bar", "--fps", "60", "--output", "/tmp/x.gif"], "--fps must be from 1 to 50"),
         (["render", "bar", "--background", "nocolour", "--output", "/tmp/x.png"], "invalid colour 'nocolour'"),
     ])
-    func badArgumentsExitNonZeroWithAClearMessage(arguments: [String], expected: String) throws {
+    func badArgumentsExitWithUsageStatusAndAClearMessage(arguments: [String], expected: String) throws {
         let r = try Binary.run("loaderctl", arguments)
-        #expect(r.status != 0)
+        #expect(r.status == 2)
         #expect(r.stderr.contains(expected), "stderr was: \(r.stderr)")
     }
 
@@ -76,7 +76,8 @@ struct RenderCommandTests {
 
     /// The --help texts are part of the interface: pinned in Tests/CLITests/Help/.
     /// Regenerate with LOADERD_UPDATE_GOLDEN=1 after an intended change.
-    @Test(arguments: [[], ["render"], ["preview"], ["list"]])
+    @Test(arguments: [[], ["render"], ["preview"], ["list"], ["start"], ["stop"], ["progress"], ["message"], ["status"],
+                      ["ping"], ["brightness"], ["version"]])
     func helpTextIsPinned(command: [String]) throws {
         let r = try Binary.run("loaderctl", command + ["--help"])
         #expect(r.status == 0)

@@ -1,0 +1,414 @@
+import Displays
+import FixedPoint
+import Glibc
+import Loaders
+import Logging
+
+/// The daemon's settings, as read from `loaderd.toml` (config/loaderd.toml documents every key).
+///
+/// `Config()` holds the defaults; a file only needs the keys it changes. Everything is checked
+/// when the file is read (types, ranges, loader names and parameters, display types), so a
+/// running daemon can reload on SIGHUP and simply keep the old settings if the new file is bad.
+/// Display options other than `type` are checked by the display factories when they open.
+///
+/// Use:
+/// ```swift
+/// do {
+///     let config = try Config.load(path: path)   // --config FILE, --check-config FILE, SIGHUP
+///     // config.daemon.socket, config.loader.name, config.displays: [DisplaySpec], ...
+/// } catch {
+///     // error.description: "/etc/loaderd/loaderd.toml:12:15: daemon.max_clients: expected ..."
+/// }
+/// ```
+/// Command-line flags given with `--config` override the file's values (the daemon decides).
+public struct Config: Sendable, Equatable {
+    /// Where `loaderd` looks by default.
+    public static let defaultPath = "/etc/loaderd/loaderd.toml"
+
+    public var daemon = Daemon()
+    public var loader = LoaderSettings()
+    /// `[[display]]` tables in file order, as display specs (the same as `--display TYPE:k=v,...`).
+    public var displays: [DisplaySpec] = []
+    public var boot = Boot()
+
+    public init() {}
+
+    /// `[daemon]`: the control socket and its limits, logging.
+    public struct Daemon: Sendable, Equatable {
+        /// `socket`: path of the control socket (unused when systemd passes one).
+        public var socket = "/run/loaderd/loaderd.sock"
+        /// `socket_group`: group (name or number) given the socket, mode 0660; `nil`: root's group.
+        public var socketGroup: String? = nil
+        /// `max_clients`: connections served at once; more get `ERR busy`.
+        public var maxClients = 64
+        /// `idle_timeout`: a connection silent this long is closed; 0 = never.
+        public var idleTimeout: Microseconds = 60 * Time.perSecond
+        /// `max_line`: longest request line in bytes.
+        public var maxLine = 4096
+        /// `log_level`: trace, debug, info, notice, warning, error or critical.
+        public var logLevel: Logger.Level = .info
+        public init() {}
+    }
+
+    /// `[loader]`: what to show at launch, before any command arrives.
+    public struct LoaderSettings: Sendable, Equatable {
+        /// `name`: the loader started at launch (a catalog name); `nil`: start with nothing shown.
+        public var name: String? = nil
+        /// `parameters`: the loader's `key = "value"` settings, in file order, already validated
+        /// against the catalog (`Catalog.make(name, assignments: parameters.assignments)` succeeds).
+        public var parameters: [Parameter] = []
+        /// `message`: the message line at launch; `nil`: none.
+        public var message: String? = nil
+        /// `message_style`: plain, grok, chatgpt or calm.
+        public var messageStyle: MessageStyle = .plain
+        /// `progress`: determinate progress at launch, 0 to 100; `nil`: indeterminate.
+        public var progress: Double? = nil
+        public init() {}
+    }
+
+    /// One loader parameter as written, e.g. `fill = "#0a66c2"`.
+    public struct Parameter: Sendable, Equatable {
+        public var key: String
+        public var value: String
+        public init(_ key: String, _ value: String) { self.key = key; self.value = value }
+    }
+
+    /// `[boot]`: front ends for boot tools that already speak another splash's protocol.
+    /// Reserved: accepted and checked now, acted on when the psplash/Plymouth front ends land.
+    public struct Boot: Sendable, Equatable {
+        /// `psplash_fifo`: also read psplash's FIFO commands (`PROGRESS n`, `MSG text`, `QUIT`).
+        public var psplashFifo = false
+        /// `plymouth`: also answer Plymouth's boot protocol, so systemd's and `plymouth`'s messages arrive.
+        public var plymouth = false
+        public init() {}
+    }
+}
+
+extension [Config.Parameter] {
+    /// The form `Catalog.make(_:assignments:)` takes.
+    public var assignments: [(key: String, value: String)] { map { ($0.key, $0.value) } }
+}
+
+extension Config {
+    /// Largest config file read (a real one is a few KiB).
+    public static let maximumFileSize = 1 << 20
+
+    /// Reads and checks the file at `path`. Errors name the path, and the line, column and key
+    /// when the content is at fault.
+    public static func load(path: String) throws(ConfigError) -> Config {
+        let bytes = try readFile(path)
+        let text = try decodeUTF8(bytes, source: path)
+        return try parse(text, source: path)
+    }
+
+    /// Parses and checks `text`; `source` names it in errors (normally the file's path).
+    public static func parse(_ text: String, source: String = "loaderd.toml") throws(ConfigError) -> Config {
+        let root = try TOML.parse(text, source: source)
+        var decoder = ConfigDecoder(source: source)
+        return try decoder.decode(root)
+    }
+
+    /// Every key the file may hold, by table; `config/loaderd.toml` documents each of them.
+    public static let knownKeys: [String: [String]] = [
+        "": ["daemon", "loader", "display", "boot"],
+        "daemon": ["socket", "socket_group", "max_clients", "idle_timeout", "max_line", "log_level"],
+        "loader": ["name", "parameters", "message", "message_style", "progress"],
+        "display": ["type"],
+        "boot": ["psplash_fifo", "plymouth"],
+    ]
+
+    private static func readFile(_ path: String) throws(ConfigError) -> [UInt8] {
+        func failure(_ what: String, _ e: Int32) -> ConfigError {
+            ConfigError(source: path, message: "cannot \(what): \(String(cString: strerror(e)))")
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("open the config file", errno) }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw failure("stat the config file", errno) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw ConfigError(source: path, message: "not a regular file")
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw failure("read the config file", errno)
+            }
+            if n == 0 { return bytes }
+            bytes += chunk[..<n]
+            if bytes.count > maximumFileSize {
+                throw ConfigError(source: path, message: "the file is larger than \(maximumFileSize / 1024) KiB; is it the right file?")
+            }
+        }
+    }
+
+    /// The bytes as a String, or an error at the first byte that is not UTF-8.
+    static func decodeUTF8(_ bytes: [UInt8], source: String) throws(ConfigError) -> String {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0, line = 1, column = 1
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                if encoded.count == 1 && encoded.first == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+                offset += encoded.count
+            case .emptyInput:
+                return String(decoding: bytes, as: UTF8.self)
+            case .error:
+                throw ConfigError(source: source, line: line, column: column,
+                                  message: "byte 0x\(String(bytes[offset], radix: 16, uppercase: true)) is not UTF-8; the file must be UTF-8 text")
+            }
+        }
+    }
+}
+
+/// Turns the parsed TOML tree into a `Config`, checking every key and value.
+struct ConfigDecoder {
+    let source: String
+
+    private func error(_ message: String, at position: SourcePosition, key: String?) -> ConfigError {
+        ConfigError(source: source, line: position.line, column: position.column, key: key, message: message)
+    }
+
+    /// "unknown key 'fsp' in [daemon] (did you mean 'fps'?); known keys: ..."
+    private func unknownKey(_ entry: TOMLEntry, table: String) -> ConfigError {
+        let known = Config.knownKeys[table] ?? []
+        if table.isEmpty {
+            let hint = suggestion(for: entry.key, among: known).map { $0 == "display" ? " (did you mean [[display]]?)" : " (did you mean [\($0)]?)" } ?? ""
+            return error("unknown table or key '\(entry.key)'\(hint); the file has [daemon], [loader], [[display]] and [boot]", at: entry.keyPosition, key: nil)
+        }
+        let where_ = table == "display" ? "[[display]]" : "[\(table)]"
+        let hint = suggestion(for: entry.key, among: known).map { " (did you mean '\($0)'?)" } ?? ""
+        return error("unknown key '\(entry.key)' in \(where_)\(hint); known keys: " + known.joined(separator: ", "), at: entry.keyPosition, key: nil)
+    }
+
+    mutating func decode(_ root: TOMLTable) throws(ConfigError) -> Config {
+        var config = Config()
+        for entry in root.entries {
+            switch entry.key {
+            case "daemon": config.daemon = try decodeDaemon(try table(entry, "daemon"))
+            case "loader": config.loader = try decodeLoader(try table(entry, "loader"))
+            case "boot": config.boot = try decodeBoot(try table(entry, "boot"))
+            case "display": config.displays = try decodeDisplays(entry)
+            default: throw unknownKey(entry, table: "")
+            }
+        }
+        return config
+    }
+
+    private func table(_ entry: TOMLEntry, _ name: String) throws(ConfigError) -> TOMLTable {
+        switch entry.value.kind {
+        case .table(let t): return t
+        case .tableArray: throw error("[[\(name)]] is a single table: write [\(name)]", at: entry.value.position, key: name)
+        default: throw error("expected a table [\(name)], got \(entry.value.shown)", at: entry.value.position, key: name)
+        }
+    }
+
+    // MARK: Sections
+
+    private func decodeDaemon(_ table: TOMLTable) throws(ConfigError) -> Config.Daemon {
+        var d = Config.Daemon()
+        for entry in table.entries {
+            let key = "daemon." + entry.key
+            switch entry.key {
+            case "socket":
+                let path = try string(entry, key)
+                guard path.hasPrefix("/") else { throw error("expected an absolute path (starting with /), got \(quoted(path))", at: entry.value.position, key: key) }
+                guard path.utf8.count < 108 else { throw error("a Unix socket path must be shorter than 108 bytes, got \(path.utf8.count)", at: entry.value.position, key: key) }
+                d.socket = path
+            case "socket_group":
+                let group = try string(entry, key)
+                guard !group.isEmpty, !group.contains(where: { $0 == " " || $0 == ":" || $0 == "/" }) else {
+                    throw error("expected a group name or number, got \(quoted(group))", at: entry.value.position, key: key)
+                }
+                d.socketGroup = group
+            case "max_clients": d.maxClients = try integer(entry, key, 1...4096)
+            case "idle_timeout":
+                let seconds = try number(entry, key, 0...86400, what: "a number of seconds from 0 (never) to 86400")
+                d.idleTimeout = Time.microseconds(seconds: seconds)
+            case "max_line": d.maxLine = try integer(entry, key, 256...1_048_576)
+            case "log_level":
+                let levels = Logger.Level.allCases.map(\.rawValue)
+                let word = try string(entry, key)
+                guard let level = Logger.Level(rawValue: word.lowercased()) else {
+                    throw error("expected one of \(levels.joined(separator: ", ")), got \(quoted(word))", at: entry.value.position, key: key)
+                }
+                d.logLevel = level
+            default: throw unknownKey(entry, table: "daemon")
+            }
+        }
+        return d
+    }
+
+    private func decodeLoader(_ table: TOMLTable) throws(ConfigError) -> Config.LoaderSettings {
+        var l = Config.LoaderSettings()
+        var parametersEntry: TOMLEntry?
+        for entry in table.entries {
+            let key = "loader." + entry.key
+            switch entry.key {
+            case "name":
+                let name = try string(entry, key)
+                guard let type = Catalog.type(named: name) else {
+                    let hint = suggestion(for: name, among: Catalog.names).map { " (did you mean '\($0)'?)" } ?? ""
+                    throw error("unknown loader \(quoted(name))\(hint); available: " + Catalog.names.joined(separator: ", "), at: entry.value.position, key: key)
+                }
+                l.name = type.name
+            case "parameters":
+                guard case .table(let t) = entry.value.kind else {
+                    throw error("expected a table of key = \"value\", e.g. { fill = \"#0a66c2\" }, got \(entry.value.shown)", at: entry.value.position, key: key)
+                }
+                for p in t.entries {
+                    guard let text = p.value.scalarText else {
+                        throw error("expected a string, number or boolean, got \(p.value.shown)", at: p.value.position, key: key + "." + p.key)
+                    }
+                    l.parameters.append(Config.Parameter(p.key, text))
+                }
+                parametersEntry = entry
+            case "message":
+                let text = try string(entry, key)
+                guard text.count <= 256 else { throw error("expected at most 256 characters, got \(text.count)", at: entry.value.position, key: key) }
+                guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                    throw error("the message must be one line without control characters", at: entry.value.position, key: key)
+                }
+                l.message = text
+            case "message_style":
+                let word = try string(entry, key)
+                guard let style = MessageStyle(rawValue: word.lowercased()) else {
+                    throw error("expected one of \(MessageStyle.allCases.map(\.rawValue).joined(separator: ", ")), got \(quoted(word))", at: entry.value.position, key: key)
+                }
+                l.messageStyle = style
+            case "progress":
+                l.progress = try number(entry, key, 0...100, what: "a number from 0 to 100")
+            default: throw unknownKey(entry, table: "loader")
+            }
+        }
+        if let parametersEntry {
+            guard let name = l.name else {
+                throw error("parameters need a loader: set loader.name too", at: parametersEntry.keyPosition, key: "loader.parameters")
+            }
+            do {
+                _ = try Catalog.make(name, assignments: l.parameters.assignments)
+            } catch {
+                throw parameterError(error, name: name, entry: parametersEntry)
+            }
+        }
+        return l
+    }
+
+    /// A catalog refusal, placed at the offending parameter.
+    private func parameterError(_ error: LoaderError, name: String, entry: TOMLEntry) -> ConfigError {
+        guard case .parameter(let p) = error, case .table(let t) = entry.value.kind, let bad = t[p.key] else {
+            return self.error(error.description, at: entry.value.position, key: "loader.parameters")
+        }
+        let key = "loader.parameters." + p.key
+        if p.reason.hasPrefix("unknown parameter") {
+            let known = (Catalog.type(named: name)?.parameters.map(\.key) ?? []) + ((Catalog.type(named: name)?.presets.isEmpty ?? true) ? [] : ["preset"])
+            let hint = suggestion(for: p.key, among: known).map { " (did you mean '\($0)'?)" } ?? ""
+            return self.error("unknown parameter '\(p.key)' for \(name)\(hint); \(name) accepts " + known.joined(separator: ", "), at: bad.keyPosition, key: nil)
+        }
+        return self.error("\(p.reason), got \(bad.value.shown)", at: bad.value.position, key: key)
+    }
+
+    private func decodeBoot(_ table: TOMLTable) throws(ConfigError) -> Config.Boot {
+        var b = Config.Boot()
+        for entry in table.entries {
+            let key = "boot." + entry.key
+            switch entry.key {
+            case "psplash_fifo": b.psplashFifo = try boolean(entry, key)
+            case "plymouth": b.plymouth = try boolean(entry, key)
+            default: throw unknownKey(entry, table: "boot")
+            }
+        }
+        return b
+    }
+
+    /// `[[display]]` tables (or `display = [{...}, ...]`): `type` is checked here; every other
+    /// key is passed on as a display option for the display's own factory to check.
+    private func decodeDisplays(_ entry: TOMLEntry) throws(ConfigError) -> [DisplaySpec] {
+        let tables: [TOMLTable]
+        switch entry.value.kind {
+        case .tableArray(let list):
+            tables = list
+        case .array(let items):
+            var list: [TOMLTable] = []
+            for item in items {
+                guard case .table(let t) = item.kind else {
+                    throw error("expected [[display]] tables, got \(item.shown) in the array", at: item.position, key: "display")
+                }
+                list.append(t)
+            }
+            tables = list
+        case .table:
+            throw error("write [[display]] (an array of tables, one per display), not [display]", at: entry.value.position, key: "display")
+        default:
+            throw error("expected [[display]] tables, got \(entry.value.shown)", at: entry.value.position, key: "display")
+        }
+        var specs: [DisplaySpec] = []
+        for table in tables {
+            var type: String?
+            var options: [DisplaySpec.Option] = []
+            for e in table.entries {
+                let key = "display." + e.key
+                if e.key == "type" {
+                    let word = try string(e, key)
+                    guard !word.isEmpty, word.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }) else {
+                        throw error("expected a display type such as \"fb\" or \"image\", got \(quoted(word))", at: e.value.position, key: key)
+                    }
+                    type = word.lowercased()
+                    continue
+                }
+                guard let text = e.value.scalarText else {
+                    throw error("expected a string, number or boolean (display options are passed on as text), got \(e.value.shown)", at: e.value.position, key: key)
+                }
+                options.append(DisplaySpec.Option(e.key, text))
+            }
+            guard let type else {
+                if let typo = table.entries.first(where: { suggestion(for: $0.key, among: ["type"]) != nil }) {
+                    throw error("unknown key '\(typo.key)' in [[display]] (did you mean 'type'?)", at: typo.keyPosition, key: nil)
+                }
+                throw error("a [[display]] needs a type, e.g. type = \"fb\"", at: table.position, key: "display")
+            }
+            specs.append(DisplaySpec(type: type, options: options))
+        }
+        return specs
+    }
+
+    // MARK: Typed values
+
+    private func string(_ entry: TOMLEntry, _ key: String) throws(ConfigError) -> String {
+        guard case .string(let s) = entry.value.kind else {
+            throw error("expected a string, got \(entry.value.shown)", at: entry.value.position, key: key)
+        }
+        return s
+    }
+
+    private func boolean(_ entry: TOMLEntry, _ key: String) throws(ConfigError) -> Bool {
+        guard case .boolean(let b) = entry.value.kind else {
+            throw error("expected true or false, got \(entry.value.shown)", at: entry.value.position, key: key)
+        }
+        return b
+    }
+
+    private func integer(_ entry: TOMLEntry, _ key: String, _ range: ClosedRange<Int>) throws(ConfigError) -> Int {
+        guard case .integer(let n) = entry.value.kind, range.contains(n) else {
+            throw error("expected an integer from \(range.lowerBound) to \(range.upperBound), got \(entry.value.shown)", at: entry.value.position, key: key)
+        }
+        return n
+    }
+
+    private func number(_ entry: TOMLEntry, _ key: String, _ range: ClosedRange<Double>, what: String) throws(ConfigError) -> Double {
+        let value: Double
+        switch entry.value.kind {
+        case .integer(let n): value = Double(n)
+        case .float(let d, _): value = d
+        default: value = .nan
+        }
+        guard value.isFinite, range.contains(value) else {
+            throw error("expected \(what), got \(entry.value.shown)", at: entry.value.position, key: key)
+        }
+        return value
+    }
+}

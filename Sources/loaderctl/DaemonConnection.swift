@@ -1,0 +1,195 @@
+import ArgumentParser
+import Glibc
+
+/// The options every daemon verb shares: where the socket is and how long to wait.
+struct ConnectionOptions: ParsableArguments {
+    static let defaultSocket = "/run/loaderd/loaderd.sock"
+
+    @Option(help: ArgumentHelp(
+        "The daemon's control socket (default: $LOADERD_SOCKET, else /run/loaderd/loaderd.sock).",
+        valueName: "PATH"))
+    var socket: String?
+
+    @Option(help: ArgumentHelp("Seconds to wait for the daemon to accept and answer.", valueName: "SECONDS"))
+    var timeout: Double = 5
+
+    /// `--socket`, else a non-empty `$LOADERD_SOCKET`, else the default path.
+    var socketPath: String {
+        if let socket { return socket }
+        if let env = getenv("LOADERD_SOCKET"), env.pointee != 0 { return String(cString: env) }
+        return Self.defaultSocket
+    }
+
+    func validate() throws {
+        guard timeout.isFinite, timeout > 0, timeout <= 3600 else {
+            throw ValidationError("--timeout must be more than 0 and at most 3600 seconds, got \(timeout)")
+        }
+        let path = socketPath
+        guard !path.isEmpty else { throw ValidationError("--socket must not be empty") }
+        guard path.utf8.count < DaemonClient.maximumPathLength else {
+            throw ValidationError("socket path '\(path)' is \(path.utf8.count) bytes; a Unix socket path must be shorter than \(DaemonClient.maximumPathLength)")
+        }
+        guard !path.utf8.contains(0) else { throw ValidationError("socket path must not contain a NUL byte") }
+    }
+
+    /// Sends one request line and returns the data of an `OK` reply (`""` for a bare `OK`).
+    /// `ERR` throws a `RuntimeFailure` carrying the daemon's message (exit 1); an unreachable
+    /// daemon throws one with exit 3.
+    func send(_ request: String) throws(RuntimeFailure) -> String {
+        let client = DaemonClient(path: socketPath, timeout: timeout)
+        let line = try client.exchange(request)
+        switch DaemonReply(line) {
+        case .ok(let data): return data
+        case .err(_, let message): throw RuntimeFailure(message)
+        case .unexpected(let text): throw RuntimeFailure("unexpected reply from loaderd at \(socketPath): '\(text)'")
+        }
+    }
+}
+
+/// A reply line of the control protocol (docs/PROTOCOL.md): `OK [data]` or `ERR code message`.
+enum DaemonReply: Equatable {
+    case ok(String)
+    case err(code: String, message: String)
+    case unexpected(String)
+
+    init(_ line: String) {
+        if line == "OK" { self = .ok(""); return }
+        if line.hasPrefix("OK ") { self = .ok(String(line.dropFirst(3))); return }
+        if line.hasPrefix("ERR ") {
+            let rest = line.dropFirst(4).drop { $0 == " " }
+            let code = rest.prefix { $0 != " " }
+            let message = rest.dropFirst(code.count).drop { $0 == " " }
+            self = .err(code: String(code), message: message.isEmpty ? String(code) : String(message))
+            return
+        }
+        self = .unexpected(line)
+    }
+}
+
+/// One request, one reply, over a Unix stream socket, with an overall deadline.
+/// Plain Glibc: non-blocking socket, `poll` for every wait, so no step can hang past the deadline.
+struct DaemonClient {
+    /// `sizeof(sockaddr_un.sun_path)`; the path needs its terminating NUL too.
+    static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
+    /// Longest reply accepted (a `status` is a few hundred bytes).
+    static let maximumReply = 1 << 20
+
+    let path: String
+    let timeout: Double
+
+    private var hint: String { "is loaderd running? start it or set --socket / LOADERD_SOCKET" }
+
+    func exchange(_ request: String) throws(RuntimeFailure) -> String {
+        let deadline = monotonicMicroseconds() + Int64(timeout * 1_000_000)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { throw .unreachable("cannot create a socket: \(errorText(errno))") }
+        defer { close(fd) }
+        try connect(fd, deadline: deadline)
+        try sendAll(fd, Array((request + "\n").utf8), deadline: deadline)
+        return try receiveLine(fd, deadline: deadline)
+    }
+
+    private func connect(_ fd: Int32, deadline: Int64) throws(RuntimeFailure) {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = byte }
+        }
+        while true {
+            let r = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            if r == 0 { return }
+            let e = errno
+            switch e {
+            case EINTR:
+                continue
+            case EAGAIN:
+                // The daemon's listen backlog is full: it is alive but busy; retry until the deadline.
+                guard monotonicMicroseconds() < deadline else { throw timedOut() }
+                var none = pollfd()
+                _ = poll(&none, 0, 10)
+            case EINPROGRESS:
+                try wait(fd, for: Int16(POLLOUT), deadline: deadline)
+                var error: Int32 = 0
+                var length = socklen_t(MemoryLayout<Int32>.size)
+                getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
+                if error == 0 { return }
+                throw cannotConnect(error)
+            default:
+                throw cannotConnect(e)
+            }
+        }
+    }
+
+    private func cannotConnect(_ e: Int32) -> RuntimeFailure {
+        if e == EACCES || e == EPERM {
+            return .unreachable("cannot connect to \(path): \(errorText(e)) (the socket is for root and its group: use sudo, or join the group set by daemon.socket_group)")
+        }
+        return .unreachable("cannot connect to \(path): \(errorText(e)) (\(hint))")
+    }
+
+    private func timedOut() -> RuntimeFailure {
+        .unreachable("loaderd at \(path) did not answer within \(formatSeconds(timeout)) s (is it stuck? raise --timeout)")
+    }
+
+    /// Waits until `fd` is ready for `events`, or throws at the deadline.
+    private func wait(_ fd: Int32, for events: Int16, deadline: Int64) throws(RuntimeFailure) {
+        while true {
+            let remaining = deadline - monotonicMicroseconds()
+            guard remaining > 0 else { throw timedOut() }
+            var p = pollfd(fd: fd, events: events, revents: 0)
+            let r = poll(&p, 1, Int32(min((remaining + 999) / 1000, Int64(Int32.max))))
+            if r > 0 { return }
+            if r < 0 && errno != EINTR { throw .unreachable("poll on \(path) failed: \(errorText(errno))") }
+        }
+    }
+
+    private func sendAll(_ fd: Int32, _ bytes: [UInt8], deadline: Int64) throws(RuntimeFailure) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if n >= 0 { offset += n; continue }
+            let e = errno
+            if e == EINTR { continue }
+            if e == EAGAIN || e == EWOULDBLOCK { try wait(fd, for: Int16(POLLOUT), deadline: deadline); continue }
+            throw .unreachable("loaderd at \(path) closed the connection before the request was sent: \(errorText(e))")
+        }
+    }
+
+    /// Reads up to and including the first `\n`; returns the line without `\n` (and a `\r` before it).
+    private func receiveLine(_ fd: Int32, deadline: Int64) throws(RuntimeFailure) -> String {
+        var line: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            try wait(fd, for: Int16(POLLIN), deadline: deadline)
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+            if n < 0 {
+                let e = errno
+                if e == EINTR || e == EAGAIN || e == EWOULDBLOCK { continue }
+                throw .unreachable("reading the reply from loaderd at \(path) failed: \(errorText(e))")
+            }
+            if n == 0 {
+                throw .unreachable("loaderd at \(path) closed the connection without a reply")
+            }
+            if let newline = buffer[..<n].firstIndex(of: UInt8(ascii: "\n")) {
+                line += buffer[..<newline]
+                if line.last == UInt8(ascii: "\r") { line.removeLast() }
+                return String(decoding: line, as: UTF8.self)
+            }
+            line += buffer[..<n]
+            if line.count > Self.maximumReply {
+                throw RuntimeFailure("the reply from loaderd at \(path) is longer than \(Self.maximumReply) bytes")
+            }
+        }
+    }
+}
+
+func errorText(_ e: Int32) -> String { String(cString: strerror(e)) }
+
+/// `5`, `0.25`: seconds without a needless `.0`.
+func formatSeconds(_ s: Double) -> String {
+    s == s.rounded() && abs(s) < 1e15 ? String(Int(s)) : String(s)
+}

@@ -1,0 +1,210 @@
+import Foundation
+import Testing
+
+/// The daemon verbs of the real loaderctl binary against a scripted peer on a real Unix socket:
+/// the exact request bytes, the output, and each exit status (0 ok, 1 ERR, 2 usage, 3 unreachable).
+@Suite("loaderctl daemon verbs (the real binary, a fake daemon on a real socket)")
+struct DaemonVerbTests {
+    struct Exchange: Sendable, CustomTestStringConvertible {
+        let arguments: [String]
+        let request: String
+        let reply: String
+        let stdout: String
+        var testDescription: String { arguments.joined(separator: " ") }
+    }
+
+    /// Runs loaderctl against a fake daemon that answers `reply`.
+    private func run(_ arguments: [String], behavior: FakeDaemon.Behavior, environment: [String: String] = [:],
+                     useFlag: Bool = true) throws -> (result: Binary.Result, request: String?) {
+        let fake = try FakeDaemon()
+        fake.serve(behavior)
+        var env = environment
+        if !useFlag { env["LOADERD_SOCKET"] = fake.path }
+        let r = try Binary.run("loaderctl", arguments + (useFlag ? ["--socket", fake.path] : []), environment: env)
+        if case .silent = behavior { fake.stop() }
+        return (r, fake.receivedRequest)
+    }
+
+    static let exchanges: [Exchange] = [
+        Exchange(arguments: ["ping"], request: "ping\n", reply: "OK pong\n", stdout: "pong\n"),
+        Exchange(arguments: ["version"], request: "version\n", reply: "OK loaderd 0.1.0 protocol 1\n", stdout: "loaderd 0.1.0 protocol 1\n"),
+        Exchange(arguments: ["start", "linkedin"], request: "start linkedin\n", reply: "OK started linkedin\n", stdout: "started linkedin\n"),
+        Exchange(arguments: ["start", "linkedin", "fill=#0a66c2", "duration=1.2"], request: "start linkedin fill=#0a66c2 duration=1.2\n",
+                 reply: "OK running linkedin\n", stdout: "running linkedin\n"),
+        Exchange(arguments: ["start", "bar", "fill=red", "track=gray@0.5"], request: "start bar fill=red track=gray@0.5\n", reply: "OK started bar\n", stdout: "started bar\n"),
+        Exchange(arguments: ["stop"], request: "stop\n", reply: "OK stopping\n", stdout: "stopping\n"),
+        Exchange(arguments: ["stop", "success"], request: "stop success\n", reply: "OK stopping\n", stdout: "stopping\n"),
+        Exchange(arguments: ["stop", "failure"], request: "stop failure\n", reply: "OK stopping\n", stdout: "stopping\n"),
+        Exchange(arguments: ["stop", "now"], request: "stop now\n", reply: "OK stopped\n", stdout: "stopped\n"),
+        Exchange(arguments: ["progress", "40"], request: "progress 40\n", reply: "OK progress 40\n", stdout: "progress 40\n"),
+        Exchange(arguments: ["progress", "62.5", "--force"], request: "progress 62.5 force\n", reply: "OK progress 62.5\n", stdout: "progress 62.5\n"),
+        Exchange(arguments: ["progress", "--force", "0"], request: "progress 0 force\n", reply: "OK progress 0\n", stdout: "progress 0\n"),
+        Exchange(arguments: ["progress", "100"], request: "progress 100\n", reply: "OK progress 100\n", stdout: "progress 100\n"),
+        Exchange(arguments: ["message", "Starting", "network"], request: "message Starting network\n", reply: "OK\n", stdout: ""),
+        Exchange(arguments: ["message", "two  spaces\tand a tab"], request: "message two  spaces\tand a tab\n", reply: "OK\n", stdout: ""),
+        Exchange(arguments: ["message", "Démarrage ✓"], request: "message Démarrage ✓\n", reply: "OK\n", stdout: ""),
+        Exchange(arguments: ["message"], request: "message\n", reply: "OK\n", stdout: ""),
+        Exchange(arguments: ["brightness", "0"], request: "brightness 0\n", reply: "OK brightness 0\n", stdout: "brightness 0\n"),
+        Exchange(arguments: ["brightness", "100"], request: "brightness 100\n", reply: "OK brightness 100\n", stdout: "brightness 100\n"),
+        Exchange(arguments: ["list", "--daemon"], request: "list\n", reply: "OK linkedin pagedots bar\n", stdout: "linkedin\npagedots\nbar\n"),
+        Exchange(arguments: ["status", "--json"], request: "status\n", reply: "OK " + statusJSON + "\n", stdout: statusJSON + "\n"),
+        // A \r before the \n is not part of the reply.
+        Exchange(arguments: ["ping"], request: "ping\n", reply: "OK pong\r\n", stdout: "pong\n"),
+    ]
+
+    static let statusJSON = #"{"loader":"linkedin","state":"running","elapsed":12.345,"progress":40.0,"message":"Starting network","displays":[{"name":"image:/tmp/frame.png","width":64,"height":32,"fps":30},{"name":"fb:/dev/fb0","width":160,"height":120,"fps":60}],"fps":30,"frames_drawn":370,"frames_dropped":0,"brightness":100,"clients":1}"#
+
+    @Test(arguments: exchanges)
+    func sendsTheExactRequestAndPrintsTheReply(_ x: Exchange) throws {
+        let (r, request) = try run(x.arguments, behavior: .reply(x.reply))
+        #expect(request == x.request)
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.stdout == x.stdout)
+        #expect(r.stderr == "")
+    }
+
+    @Test func statusIsReadable() throws {
+        let (r, request) = try run(["status"], behavior: .reply("OK " + Self.statusJSON + "\n"))
+        #expect(request == "status\n")
+        #expect(r.status == 0)
+        #expect(r.stdout == """
+            loader:     linkedin (running, 12.3 s)
+            progress:   40.0 %
+            message:    Starting network
+            displays:   image:/tmp/frame.png, 64x32 at 30 fps
+                        fb:/dev/fb0, 160x120 at 60 fps
+            frames:     370 drawn, 0 dropped, 30 fps
+            brightness: 100 %
+            clients:    1
+
+            """)
+        let idle = try run(["status"], behavior: .reply(#"OK {"loader":null,"state":"idle","elapsed":0,"progress":null,"message":null,"displays":[],"fps":30,"frames_drawn":0,"frames_dropped":0,"brightness":100,"clients":1}"# + "\n"))
+        #expect(idle.result.stdout.hasPrefix("loader:     none (idle)\ndisplays:   none\n"))
+        let bad = try run(["status"], behavior: .reply("OK not json\n"))
+        #expect(bad.result.status == 1)
+        #expect(bad.result.stderr == "loaderctl: the daemon's status is not a JSON object: not json\n")
+    }
+
+    @Test func socketFromTheEnvironment() throws {
+        let (r, request) = try run(["ping"], behavior: .reply("OK pong\n"), useFlag: false)
+        #expect(request == "ping\n")
+        #expect(r.status == 0 && r.stdout == "pong\n")
+        // --socket wins over $LOADERD_SOCKET.
+        let (r2, request2) = try run(["ping"], behavior: .reply("OK pong\n"), environment: ["LOADERD_SOCKET": "/nonexistent/x.sock"])
+        #expect(request2 == "ping\n" && r2.status == 0)
+    }
+
+    // MARK: Exit 1: the daemon said ERR
+
+    @Test(arguments: [
+        (["start", "linkedin"], "ERR unknown-loader unknown loader 'linkedin'; available: bar\n", "loaderctl: unknown loader 'linkedin'; available: bar\n"),
+        (["progress", "40"], "ERR bad-number progress must be a decimal from 0 to 100, got '40'\n", "loaderctl: progress must be a decimal from 0 to 100, got '40'\n"),
+        (["ping"], "ERR busy too many clients (64); try again\n", "loaderctl: too many clients (64); try again\n"),
+        (["stop", "now"], "ERR denied not root and not in group loaderd\r\n", "loaderctl: not root and not in group loaderd\n"),
+        (["ping"], "ERR usage\n", "loaderctl: usage\n"),
+        (["ping"], "HELLO\n", "loaderctl: unexpected reply from loaderd at SOCKET: 'HELLO'\n"),
+    ])
+    func errorRepliesExit1WithTheDaemonsMessage(arguments: [String], reply: String, stderr: String) throws {
+        let fake = try FakeDaemon()
+        fake.serve(.reply(reply))
+        let r = try Binary.run("loaderctl", arguments + ["--socket", fake.path])
+        #expect(r.status == 1)
+        #expect(r.stdout == "")
+        #expect(r.stderr == stderr.replacingOccurrences(of: "SOCKET", with: fake.path))
+        #expect(fake.receivedRequest != nil)
+    }
+
+    // MARK: Exit 2: usage errors, and nothing is sent
+
+    @Test(arguments: [
+        (["progress", "abc"], "progress must be a decimal number from 0 to 100, got 'abc'"),
+        (["progress", "101"], "progress must be a decimal number from 0 to 100, got '101'"),
+        (["progress", "1e2"], "got '1e2'"),
+        (["progress", "nan"], "got 'nan'"),
+        (["progress", "4.", ], "got '4.'"),
+        (["progress", "-1"], "Missing expected argument '<PERCENT>'"),
+        (["progress", "--", "-1"], "progress must be a decimal number from 0 to 100, got '-1'"),
+        (["progress"], "Missing expected argument '<PERCENT>'"),
+        (["brightness", "101"], "brightness must be from 0 to 100, got 101"),
+        (["brightness", "bright"], "The value 'bright' is invalid for '<PERCENT>'"),
+        (["stop", "later"], "The value 'later' is invalid for '<mode>'"),
+        (["stop", "now", "now"], "Unexpected argument 'now'"),
+        (["start"], "Missing expected argument '<name>'"),
+        (["start", "nope"], "unknown loader 'nope'; available: linkedin, pagedots, quizup, worm, skeleton, bar"),
+        (["start", "linkedin", "fill=blu"], "linkedin: invalid fill=blu"),
+        (["start", "linkedin", "fil=red"], "unknown parameter"),
+        (["start", "linkedin", "fill"], "expected key=value"),
+        (["start", "linkedin", "fill=dark blue"], "contains a space"),
+        (["message", "two\nlines"], "control character U+A"),
+        (["message", String(repeating: "x", count: 257)], "the message is 257 characters; at most 256 are shown"),
+        (["ping", "extra"], "Unexpected argument 'extra'"),
+        (["ping", "--timeout", "0"], "--timeout must be more than 0"),
+        (["ping", "--socket", ""], "--socket must not be empty"),
+        (["ping", "--socket", "/" + String(repeating: "s", count: 120)], "a Unix socket path must be shorter than 108"),
+        (["frobnicate"], "Unexpected argument 'frobnicate'"),
+    ])
+    func usageErrorsExit2WithoutContactingTheDaemon(arguments: [String], expected: String) throws {
+        let fake = try FakeDaemon()
+        let hasSocket = arguments.contains("--socket") || arguments.contains("--") || arguments == ["frobnicate"]
+        let r = try Binary.run("loaderctl", arguments + (hasSocket ? [] : ["--socket", fake.path]))
+        #expect(r.status == 2)
+        #expect(r.stderr.contains(expected), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("Usage: loaderctl"))
+        #expect(!fake.wasContacted)
+    }
+
+    @Test func helpExits0() throws {
+        for verb in ["start", "stop", "progress", "message", "status", "ping", "brightness", "version"] {
+            let r = try Binary.run("loaderctl", [verb, "--help"])
+            #expect(r.status == 0, "\(verb): \(r.stderr)")
+            #expect(r.stdout.contains("--socket <PATH>"))
+            let h = try Binary.run("loaderctl", ["help", verb])
+            #expect(h.status == 0 && h.stdout == r.stdout)
+        }
+    }
+
+    // MARK: Exit 3: the daemon cannot be reached
+
+    @Test func noSocketExits3NamingThePathWithAHint() throws {
+        let path = "/tmp/loaderctl-test-missing/loaderd.sock"
+        let r = try Binary.run("loaderctl", ["progress", "10", "--socket", path])
+        #expect(r.status == 3)
+        #expect(r.stderr == "loaderctl: cannot connect to \(path): No such file or directory (is loaderd running? start it or set --socket / LOADERD_SOCKET)\n")
+        let env = try Binary.run("loaderctl", ["ping"], environment: ["LOADERD_SOCKET": path])
+        #expect(env.status == 3)
+        #expect(env.stderr.contains(path))
+    }
+
+    @Test func staleSocketFileExits3() throws {
+        let dir = "/tmp/loaderctl-test-" + String(UUID().uuidString.prefix(8))
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/loaderd.sock"
+        // Bound, never listening, then closed: the file stays, connect is refused.
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        close(fd)
+        let r = try Binary.run("loaderctl", ["ping", "--socket", path])
+        #expect(r.status == 3)
+        #expect(r.stderr == "loaderctl: cannot connect to \(path): Connection refused (is loaderd running? start it or set --socket / LOADERD_SOCKET)\n")
+    }
+
+    @Test func closedWithoutReplyExits3() throws {
+        let (r, request) = try run(["ping"], behavior: .closeWithoutReply)
+        #expect(request == "ping\n")
+        #expect(r.status == 3)
+        #expect(r.stderr.hasSuffix("closed the connection without a reply\n"))
+    }
+
+    @Test func silentDaemonTimesOutWithExit3() throws {
+        let start = Date()
+        let (r, request) = try run(["ping", "--timeout", "0.3"], behavior: .silent)
+        #expect(Date().timeIntervalSince(start) < 5)
+        #expect(request == "ping\n")
+        #expect(r.status == 3)
+        #expect(r.stderr.hasSuffix("did not answer within 0.3 s (is it stuck? raise --timeout)\n"))
+    }
+}
