@@ -130,7 +130,7 @@ struct DaemonVerbTests {
         (["stop", "later"], "The value 'later' is invalid for '<mode>'"),
         (["stop", "now", "now"], "Unexpected argument 'now'"),
         (["start"], "Missing expected argument '<name>'"),
-        (["start", "nope"], "unknown loader 'nope'; available: linkedin, pagedots, quizup, worm, skeleton, bar"),
+        (["start", "nope"], "unknown loader 'nope'; available: linkedin, pagedots, quizup, shimmer, worm, skeleton, bar"),
         (["start", "linkedin", "fill=blu"], "linkedin: invalid fill=blu"),
         (["start", "linkedin", "fil=red"], "unknown parameter"),
         (["start", "linkedin", "fill"], "expected key=value"),
