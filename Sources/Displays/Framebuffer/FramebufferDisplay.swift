@@ -124,26 +124,12 @@ public final class FramebufferDisplay: Display {
                 throw deviceError("\(options.device) is not a framebuffer (FBIOGET_VSCREENINFO: \(error)); "
                     + "for a regular file give geometry=WxH and format=… (\(FramebufferPixelFormat.supportedNames))")
             }
-            let found = FramebufferPixelFormat.matching(
-                bitsPerPixel: Int(info.bits_per_pixel),
-                red: .init(offset: Int(info.red.offset), length: Int(info.red.length)),
-                green: .init(offset: Int(info.green.offset), length: Int(info.green.length)),
-                blue: .init(offset: Int(info.blue.offset), length: Int(info.blue.length)),
-                alpha: .init(offset: Int(info.transp.offset), length: Int(info.transp.length)),
-                msbRight: info.red.msb_right != 0 || info.green.msb_right != 0 || info.blue.msb_right != 0)
-            let described = FramebufferPixelFormat(
-                bitsPerPixel: Int(info.bits_per_pixel),
-                red: .init(offset: Int(info.red.offset), length: Int(info.red.length)),
-                green: .init(offset: Int(info.green.offset), length: Int(info.green.length)),
-                blue: .init(offset: Int(info.blue.offset), length: Int(info.blue.length)),
-                alpha: .init(offset: Int(info.transp.offset), length: Int(info.transp.length)))
-            guard let found, fix.type == UInt32(FB_TYPE_PACKED_PIXELS), fix.visual == UInt32(FB_VISUAL_TRUECOLOR) else {
+            switch FramebufferPixelFormat.resolve(info, fix) {
+            case .success(let found): format = found
+            case .failure(let unsupported):
                 try? fd.close()
-                let visual = fix.visual == UInt32(FB_VISUAL_TRUECOLOR) ? "" : ", visual \(fix.visual) (not truecolor)"
-                throw deviceError("unsupported pixel format: \(described)\(visual)\(info.red.msb_right != 0 ? ", msb_right" : ""); "
-                    + "supported: \(FramebufferPixelFormat.supportedNames) (try another depth, e.g. fbset -depth 32 or 16)")
+                throw deviceError(unsupported.description)
             }
-            format = found
             screenWidth = Int(info.xres); screenHeight = Int(info.yres); stride = Int(fix.line_length)
             let frameBytes = stride * screenHeight
 
