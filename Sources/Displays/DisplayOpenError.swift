@@ -11,3 +11,14 @@ public enum DisplayOpenError: Error, Sendable, CustomStringConvertible, Equatabl
         }
     }
 }
+
+extension DisplayOpenError {
+    /// This error as a `DisplaySpecError` of `spec`, for callers that report both kinds alike
+    /// (the daemon's display factory); a device error keeps its message.
+    public func asSpecError(_ spec: DisplaySpec) -> DisplaySpecError {
+        switch self {
+        case .spec(let e): e
+        case .device(let e): DisplaySpecError(spec: spec.description, message: e.message)
+        }
+    }
+}
