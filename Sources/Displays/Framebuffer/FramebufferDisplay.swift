@@ -133,6 +133,12 @@ public final class FramebufferDisplay: Display {
             screenWidth = Int(info.xres); screenHeight = Int(info.yres); stride = Int(fix.line_length)
             let frameBytes = stride * screenHeight
 
+            // The console goes to graphics mode before any mode change, so that fbcon neither
+            // draws meanwhile nor records our virtual size as its own (close() undoes this in
+            // the reverse order).
+            if options.console == .graphics {
+                do { console = try ConsoleMode() } catch { note(error.description) }
+            }
             if options.buffering == .two && Int(info.yres_virtual) < 2 * screenHeight {
                 // Ask for a double-height virtual screen; give back the original mode on close.
                 var wanted = info
@@ -193,9 +199,6 @@ public final class FramebufferDisplay: Display {
             writer.fillBackground(visibleBase, rowPixels: screenWidth, rows: screenHeight)
         }
 
-        if options.file == nil && options.console == .graphics {
-            do { console = try ConsoleMode() } catch { note(error.description) }
-        }
         self.warnings = warnings
     }
 
@@ -268,11 +271,13 @@ public final class FramebufferDisplay: Display {
         hasPrevious = true
     }
 
-    /// Gives the screen back: the original virtual screen and pan position, then the console's
-    /// text mode, then the mapping and the descriptor. Safe to call twice.
+    /// Gives the screen back: the console's text mode, then the original virtual screen (fbcon,
+    /// back in text mode, adopts it) and pan position, then the mapping and the descriptor.
+    /// Safe to call twice.
     public func close() {
         if closed { return }
         closed = true
+        console = nil   // deinit restores the console mode: fbcon takes the screen back
         if let device {
             if var original = originalInfo {
                 original.activate = UInt32(FB_ACTIVATE_NOW)
@@ -282,7 +287,6 @@ public final class FramebufferDisplay: Display {
                 try? device.panFramebuffer(&variableInfo)
             }
         }
-        console = nil   // deinit restores the console mode
         memory = nil    // deinit unmaps and closes
     }
 
