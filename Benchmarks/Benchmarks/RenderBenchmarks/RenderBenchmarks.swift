@@ -14,4 +14,6 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { canvas.clear(to: .black); blackHole(canvas.pixels[0]) }
     }
+
+    framebufferBenchmarks()
 }
