@@ -113,6 +113,17 @@ import Testing
                 }
             }
             #expect(drawn > 1000, "the offline render of bar at 40 % drew almost nothing at \(run.bpp) bpp")
+
+            // After loaderd exited (SIGTERM → clear → close): the original mode is back and the
+            // console is in text mode again, so fbcon has repainted the screen over the
+            // background loaderd left (#102030 in the 32 bpp run; the 16 bpp run's black is fbcon's too).
+            let after = try String(contentsOf: out.appendingPathComponent("after\(run.bpp).info"), encoding: .utf8)
+            #expect(after.contains("virtual_size=320,240"), "mode not restored at \(run.bpp) bpp:\n\(after)")
+            #expect(after.contains("pan=0,0"))
+            if run.bpp == 32 {
+                let words = after.split(separator: "\n").filter { $0.hasPrefix("histogram=") }.compactMap { $0.split(separator: " ").last }
+                #expect(!words.isEmpty && !words.contains("ff302010"), "the splash background is still on screen after exit: the console did not go back to text mode:\n\(after)")
+            }
             #expect(mismatchCount == 0, "\(mismatchCount) pixels differ at \(run.bpp) bpp: \(mismatches.joined(separator: "; "))")
         }
     }
