@@ -66,6 +66,8 @@ public struct Percent: Equatable, Comparable, Sendable, CustomStringConvertible 
                 if !sawPoint {
                     integer = integer * 10 + digit
                     if integer > 100 { return nil }
+                } else if integer == 100 && digit != 0 {
+                    return nil  // 100.0001 is over 100, even if it would round to it
                 } else if fractionDigits < 3 {
                     fraction = fraction * 10 + digit
                     fractionDigits += 1
