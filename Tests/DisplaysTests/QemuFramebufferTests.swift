@@ -19,7 +19,7 @@ import Testing
         let background: String
     }
 
-    // 320x240 screen. 16 bpp, `scale=3`: canvas 320/3 × 240/3 = 106x80, 318x240 on screen, centred
+    // 320x240 screen. 16 bpp, `scale=3,vsync=on`: canvas 320/3 × 240/3 = 106x80, 318x240 on screen, centred
     // at x = 1. 32 bpp, `size=64x32,scale=4`: 256x128 centred at (32, 56), background #102030,
     // double-buffered (buffers=2).
     static let runs = [
@@ -77,7 +77,13 @@ import Testing
             let raw = [UInt8](try Data(contentsOf: out.appendingPathComponent("fb\(run.bpp).raw")))
             try #require(raw.count >= (panY + 240) * stride)
             let log = (try? String(contentsOf: out.appendingPathComponent("fb\(run.bpp).log"), encoding: .utf8)) ?? ""
-            #expect(!log.contains("<4>"), "loaderd warned at \(run.bpp) bpp:\n\(log)")
+            // vsync=on at 16 bpp: vfb has no vertical blank, so one warning, then frames as usual.
+            let warnings = log.split(separator: "\n").filter { $0.hasPrefix("<4>") }
+            if run.bpp == 16 {
+                #expect(warnings == ["<4>fb:/dev/fb0: the driver does not support FBIO_WAITFORVSYNC (Inappropriate ioctl for device); vsync off"], "\(log)")
+            } else {
+                #expect(warnings.isEmpty, "loaderd warned at \(run.bpp) bpp:\n\(log)")
+            }
 
             // The offline render of the same loader at the same time.
             let ppm = out.appendingPathComponent("expected\(run.bpp).ppm")

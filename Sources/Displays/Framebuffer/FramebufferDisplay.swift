@@ -47,7 +47,7 @@ public final class FramebufferDisplay: Display {
     private let device: FileDescriptor?
     private var console: ConsoleMode?
     private let writer: FrameWriter
-    private let vsync: Bool
+    private var vsync: Bool
     /// The first byte of the visible area (file or single-buffered device).
     private let visibleBase: UnsafeMutableRawPointer
     /// The screen buffers when double-buffered (each `screenHeight` rows), and which is shown.
@@ -65,7 +65,7 @@ public final class FramebufferDisplay: Display {
     /// what it accepts; device errors (`.device`) say what to do. Warnings (no console access,
     /// panning refused) go to `warn`, by default standard error with a syslog warning prefix.
     public static func open(_ spec: DisplaySpec) throws(DisplayOpenError) -> FramebufferDisplay {
-        try open(spec, warn: { standardErrorLine("<4>loaderd: " + $0) })
+        try open(spec, warn: { standardErrorLine("<4>" + $0) })
     }
 
     public static func open(_ spec: DisplaySpec, warn: (String) -> Void) throws(DisplayOpenError) -> FramebufferDisplay {
@@ -199,6 +199,13 @@ public final class FramebufferDisplay: Display {
             writer.fillBackground(visibleBase, rowPixels: screenWidth, rows: screenHeight)
         }
 
+        if vsync, let device {
+            // Probe once: drivers without vertical-blank interrupts refuse (vfb, many SPI panels).
+            do { try device.waitForVerticalSync() } catch {
+                note("the driver does not support FBIO_WAITFORVSYNC (\(error)); vsync off")
+                vsync = false
+            }
+        }
         self.warnings = warnings
     }
 
@@ -240,7 +247,7 @@ public final class FramebufferDisplay: Display {
         guard written > 0 else { return }
         statistics.framesWritten += 1
         statistics.bytesWritten += written
-        if vsync, let device { try? device.waitForVerticalSync() }
+        if vsync, let device { try? device.waitForVerticalSync() }  // probed at open
         if isDoubleBuffered {
             do { try pan(to: 1 - front) } catch {
                 throw DisplayError(display: name, message: "FBIOPAN_DISPLAY failed: \(error)")
