@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "FixedPoint", targets: ["FixedPoint"]),
         .library(name: "Raster", targets: ["Raster"]),
         .library(name: "Loaders", targets: ["Loaders"]),
+        .library(name: "Displays", targets: ["Displays"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -1,1 +1,36 @@
+#define _GNU_SOURCE
 #include "CLinux.h"
+#include <errno.h>
+#include <sys/socket.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#ifndef SO_PEERGROUPS
+#define SO_PEERGROUPS 59
+#endif
+
+_Static_assert(sizeof(struct ucred) == 12, "struct ucred is pid, uid, gid");
+_Static_assert(sizeof(gid_t) == sizeof(uint32_t), "gid_t is 32 bits");
+
+int loaderd_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid) {
+    struct ucred cred;
+    socklen_t len = sizeof cred;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) return -1;
+    *pid = cred.pid;
+    *uid = cred.uid;
+    *gid = cred.gid;
+    return 0;
+}
+
+int loaderd_peer_groups(int fd, uint32_t *groups, int capacity) {
+    socklen_t len = (socklen_t)(capacity * (int)sizeof(gid_t));
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len) != 0) {
+        if (errno == ERANGE) return (int)(len / sizeof(gid_t));
+        return -1;
+    }
+    return (int)(len / sizeof(gid_t));
+}
+
+int loaderd_accept_nonblocking(int fd) {
+    return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}

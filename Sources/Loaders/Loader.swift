@@ -39,6 +39,10 @@ public protocol Loader: Sendable {
     /// (e.g. quizup finishes the step in progress) for `exitDuration`.
     var fadesOnExit: Bool { get }
 
+    /// Whether the picture changes with time only through the progress animation and the exit
+    /// (e.g. `bar`): the daemon then draws only when something changes, and sleeps in between.
+    var isStill: Bool { get }
+
     /// How long the exit lasts when stop arrives at `stoppedAt` (≤ 0.3 s for a fade).
     func exitDuration(stoppedAt: Microseconds) -> Microseconds
 
@@ -58,6 +62,7 @@ public protocol Loader: Sendable {
 extension Loader {
     public static var presets: [Preset] { [] }
     public var fadesOnExit: Bool { true }
+    public var isStill: Bool { false }
     public func exitDuration(stoppedAt: Microseconds) -> Microseconds { Scene.fadeDuration }
     public var drawsMessage: Bool { false }
     public func designSize(for state: FrameState) -> DesignSize { designSize }

@@ -26,6 +26,9 @@ public struct ProgressBar: Loader {
 
     public var period: Microseconds { Time.perSecond }
 
+    /// Nothing moves but the progress fill.
+    public var isStill: Bool { true }
+
     public func draw(_ context: inout DrawContext, in layout: Layout, state: FrameState) {
         let area = layout.rect
         context.canvas.fill(RoundedRectangle.capsule(area), with: .solid(track))

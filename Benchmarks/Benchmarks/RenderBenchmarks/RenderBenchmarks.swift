@@ -1,6 +1,6 @@
 import Benchmark
 
-// Each file registers one group; see RasterBenchmarks.swift, LoaderBenchmarks.swift.
+// Each file registers one group: RasterBenchmarks, LoaderBenchmarks, FramebufferBenchmarks.
 // Every benchmark runs 1000 iterations per sample (scalingFactor .kilo), so the harness's own
 // ~16 mallocs per sample amount to 0.016 per iteration: a per-frame malloc count of 0 means none.
 let benchmarks: @Sendable () -> Void = {
@@ -12,4 +12,5 @@ let benchmarks: @Sendable () -> Void = {
     )
     registerRasterBenchmarks()
     registerLoaderBenchmarks()
+    framebufferBenchmarks()
 }

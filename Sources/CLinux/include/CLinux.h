@@ -2,4 +2,26 @@
 #define LOADERD_CLINUX_H
 // Small C shim for what Swift cannot reach directly: ioctl request numbers built by macros and
 // kernel structs. Every symbol is prefixed `loaderd_` and each has a comment saying why it exists.
+
+#include <stdint.h>
+
+// Swift's Glibc module does not include these two headers; re-exported here so that
+// `import CLinux` brings timerfd_create/timerfd_settime and signalfd/signalfd_siginfo.
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+
+/// SO_PEERCRED fills a `struct ucred`, which glibc declares only under _GNU_SOURCE (not visible to
+/// Swift's Glibc module). Returns 0, or -1 with errno set.
+int loaderd_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid);
+
+/// SO_PEERGROUPS (Linux 4.13+): the peer's supplementary groups at connect time. Fills at most
+/// `capacity` group ids and returns how many there are (which may exceed `capacity`), or -1 with
+/// errno set (ENOPROTOOPT on older kernels).
+int loaderd_peer_groups(int fd, uint32_t *groups, int capacity);
+
+/// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC: glibc declares accept4 only under _GNU_SOURCE.
+int loaderd_accept_nonblocking(int fd);
+
+
+#include "loaderd_fb.h"
 #endif

@@ -1,0 +1,48 @@
+import Raster
+
+/// Reading a display spec's options with errors that name the key and what is accepted.
+extension DisplaySpec {
+    /// Refuses keys not in `accepted`.
+    public func checkKeys(_ accepted: [String]) throws(DisplaySpecError) {
+        for option in options where !accepted.contains(option.key) {
+            throw DisplaySpecError(spec: description,
+                                   message: "unknown key '\(option.key)'; \(type) accepts " + accepted.joined(separator: ", "))
+        }
+    }
+
+    /// `key=WxH`, each side 1...4096.
+    public func size(_ key: String = "size", default fallback: (width: Int, height: Int)?) throws(DisplaySpecError) -> (width: Int, height: Int) {
+        guard let text = self[key] else {
+            if let fallback { return fallback }
+            throw DisplaySpecError(spec: description, message: "missing \(key)=WxH (e.g. \(key)=64x32)")
+        }
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
+              (1...Canvas.maximumSide).contains(w), (1...Canvas.maximumSide).contains(h) else {
+            throw DisplaySpecError(spec: description, message: "\(key)='\(text)' is not WxH with sides from 1 to \(Canvas.maximumSide) (e.g. 64x32)")
+        }
+        return (w, h)
+    }
+
+    /// A whole number in `range`.
+    public func integer(_ key: String, in range: ClosedRange<Int>, default fallback: Int) throws(DisplaySpecError) -> Int {
+        guard let text = self[key] else { return fallback }
+        guard let value = Int(text), range.contains(value) else {
+            throw DisplaySpecError(spec: description, message: "\(key)='\(text)' must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    /// A colour (`#RRGGBB` or a name).
+    public func color(_ key: String, default fallback: Color) throws(DisplaySpecError) -> Color {
+        guard let text = self[key] else { return fallback }
+        do { return try Color(parsing: text) } catch {
+            throw DisplaySpecError(spec: description, message: "\(key)='\(text)': \(error)")
+        }
+    }
+
+    /// Frames per second: `fps=N`, 1...240.
+    public func framesPerSecond(default fallback: Int = 30) throws(DisplaySpecError) -> Int {
+        try integer("fps", in: 1...240, default: fallback)
+    }
+}

@@ -1,0 +1,54 @@
+import CLinux
+import Glibc
+import SystemPackage
+
+/// The active virtual terminal held in graphics mode while the splash is up, so the kernel
+/// console neither prints over it nor blinks its cursor. Owns the terminal descriptor and puts
+/// the previous mode back (normally `KD_TEXT`) when released: in `restore()` or, on any other
+/// path out, in `deinit`.
+struct ConsoleMode: ~Copyable {
+    private let fd: FileDescriptor
+    private let previous: Int32
+    let path: String
+
+    /// Opens `path` (default `/dev/tty0`: whichever VT is in the foreground) and switches it to
+    /// `KD_GRAPHICS`. Throws a sentence to log: the splash still works without it.
+    init(path: String = "/dev/tty0") throws(ConsoleModeError) {
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(FilePath(path), .readWrite, options: [.closeOnExec, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)])
+        } catch {
+            throw ConsoleModeError("cannot open \(path) to put the console in graphics mode (\(Self.reason(error))); "
+                + "the kernel console may draw over the splash (run as root, or use console=keep to silence this)")
+        }
+        let mode: Int32
+        do {
+            mode = try fd.consoleMode()
+            if mode != loaderd_kd_graphics { try fd.setConsoleMode(loaderd_kd_graphics) }
+        } catch {
+            try? fd.close()
+            throw ConsoleModeError("cannot switch \(path) to graphics mode (\(error)); the kernel console may draw over the splash")
+        }
+        self.fd = fd
+        self.previous = mode
+        self.path = path
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        if let e = error as? Errno { return String(describing: e) }
+        return String(describing: error)
+    }
+
+    /// Puts the console back as it was and closes the terminal.
+    consuming func restore() { /* deinit does the work */ }
+
+    deinit {
+        if previous != loaderd_kd_graphics { try? fd.setConsoleMode(previous) }
+        try? fd.close()
+    }
+}
+
+struct ConsoleModeError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

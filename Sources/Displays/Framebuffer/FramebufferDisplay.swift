@@ -1,0 +1,341 @@
+import CLinux
+import Glibc
+import Raster
+import SystemPackage
+
+/// What a framebuffer display has written: for tests, benchmarks and the daemon's status.
+public struct FramebufferStatistics: Sendable, Equatable {
+    /// Frames passed to `show`.
+    public var frames = 0
+    /// Frames that changed something on screen (the others wrote nothing).
+    public var framesWritten = 0
+    /// Screen rows and bytes written by `show` (the background fills of open/clear not counted).
+    public var rowsWritten = 0
+    public var bytesWritten = 0
+    /// FBIOPAN_DISPLAY calls made by `show`.
+    public var pans = 0
+}
+
+/// A Linux framebuffer (`/dev/fbN`, or a regular file standing in for one) showing the canvas
+/// scaled by an integer, rotated and anchored on a background colour.
+///
+/// Everything is decided in `open`: the pixel format (into one encode path), placement, double
+/// buffering, the console mode. Each `show` compares the canvas with the previous frame and
+/// writes only the changed rectangle; an unchanged frame writes nothing.
+public final class FramebufferDisplay: Display {
+    public let name: String
+    public var canvasWidth: Int { placement.canvasWidth }
+    public var canvasHeight: Int { placement.canvasHeight }
+    public let framesPerSecond: Int
+
+    /// The visible screen size in pixels, its stride in bytes and its pixel format.
+    public let screenWidth: Int
+    public let screenHeight: Int
+    public let stride: Int
+    public let format: FramebufferPixelFormat
+    public let placement: Placement
+    /// Whether frames are drawn into a hidden half and panned to (FBIOPAN_DISPLAY).
+    public private(set) var isDoubleBuffered: Bool
+    /// Whether the console was switched to graphics mode.
+    public var holdsConsole: Bool { console != nil }
+    /// Problems that did not stop the display (also passed to the `warn` handler of `open`).
+    public private(set) var warnings: [String] = []
+    public private(set) var statistics = FramebufferStatistics()
+
+    private var memory: FramebufferMemory?
+    /// The device's descriptor for ioctls (owned by `memory`); nil for a stand-in file.
+    private let device: FileDescriptor?
+    private var console: ConsoleMode?
+    private let writer: FrameWriter
+    private var vsync: Bool
+    /// The first byte of the visible area (file or single-buffered device).
+    private let visibleBase: UnsafeMutableRawPointer
+    /// The screen buffers when double-buffered (each `screenHeight` rows), and which is shown.
+    private var buffers: (UnsafeMutableRawPointer, UnsafeMutableRawPointer)
+    private var front = 0
+    /// Placed rectangle that changed since the hidden buffer was last drawn.
+    private var staleBack: PixelRect? = nil
+    private var variableInfo: fb_var_screeninfo
+    private var originalInfo: fb_var_screeninfo?
+    private let previous: UnsafeMutableBufferPointer<Pixel>
+    private var hasPrevious = false
+    private var closed = false
+
+    /// Opens the framebuffer a spec names. Spec errors (`DisplayOpenError.spec`) name the key and
+    /// what it accepts; device errors (`.device`) say what to do. Warnings (no console access,
+    /// panning refused) go to `warn`, by default standard error with a syslog warning prefix.
+    public static func open(_ spec: DisplaySpec) throws(DisplayOpenError) -> FramebufferDisplay {
+        try open(spec, warn: { standardErrorLine("<4>" + $0) })
+    }
+
+    public static func open(_ spec: DisplaySpec, warn: (String) -> Void) throws(DisplayOpenError) -> FramebufferDisplay {
+        let options: FramebufferOptions
+        do { options = try FramebufferOptions(spec) } catch { throw .spec(error) }
+        return try FramebufferDisplay(options: options, spec: spec, warn: warn)
+    }
+
+    private init(options: FramebufferOptions, spec: DisplaySpec, warn: (String) -> Void) throws(DisplayOpenError) {
+        let name = "fb:" + options.device
+        self.name = name
+        framesPerSecond = options.framesPerSecond
+        vsync = options.vsync
+        var warnings: [String] = []
+        func note(_ message: String) { warnings.append(message); warn("\(name): \(message)") }
+        func deviceError(_ message: String) -> DisplayOpenError { .device(DisplayError(display: name, message: message)) }
+
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(FilePath(options.device), .readWrite,
+                                         options: options.file == nil ? [.closeOnExec] : [.closeOnExec, .create],
+                                         permissions: options.file == nil ? nil : [.ownerReadWrite, .groupRead, .otherRead])
+        } catch {
+            throw deviceError(Self.openFailure(path: options.device, error as? Errno ?? .noSuchFileOrDirectory, isFile: options.file != nil))
+        }
+
+        var info = fb_var_screeninfo()
+        let memory: FramebufferMemory
+        var visibleOffset = 0
+        var doubleBuffered = false
+        if let file = options.file {
+            // A regular file with the geometry given: no ioctls; grow it to hold the screen.
+            let stride = file.stride ?? file.width * file.format.bytesPerPixel
+            let length = stride * file.height
+            var st = stat()
+            if fstat(fd.rawValue, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) < length {
+                if ftruncate(fd.rawValue, off_t(length)) != 0 {
+                    let e = Errno(rawValue: errno); try? fd.close()
+                    throw deviceError("cannot size \(options.device) to \(length) bytes: \(e)")
+                }
+            }
+            do { memory = try FramebufferMemory(mapping: fd, length: length) } catch {
+                throw deviceError("cannot map \(options.device) (\(length) bytes): \(error)")
+            }
+            screenWidth = file.width; screenHeight = file.height; self.stride = stride; format = file.format
+            info.xres = UInt32(file.width); info.yres = UInt32(file.height)
+            info.xres_virtual = info.xres; info.yres_virtual = info.yres
+            info.bits_per_pixel = UInt32(file.format.bitsPerPixel)
+        } else {
+            var fix: fb_fix_screeninfo
+            do {
+                info = try fd.framebufferVariableInfo()
+                fix = try fd.framebufferFixedInfo()
+            } catch {
+                try? fd.close()
+                throw deviceError("\(options.device) is not a framebuffer (FBIOGET_VSCREENINFO: \(error)); "
+                    + "for a regular file give geometry=WxH and format=… (\(FramebufferPixelFormat.supportedNames))")
+            }
+            switch FramebufferPixelFormat.resolve(info, fix) {
+            case .success(let found): format = found
+            case .failure(let unsupported):
+                try? fd.close()
+                throw deviceError(unsupported.description)
+            }
+            screenWidth = Int(info.xres); screenHeight = Int(info.yres); stride = Int(fix.line_length)
+            let frameBytes = stride * screenHeight
+
+            // The console goes to graphics mode before any mode change, so that fbcon neither
+            // draws meanwhile nor records our virtual size as its own (close() undoes this in
+            // the reverse order).
+            if options.console == .graphics {
+                do { console = try ConsoleMode() } catch { note(error.description) }
+            }
+            if options.buffering == .two && Int(info.yres_virtual) < 2 * screenHeight {
+                // Ask for a double-height virtual screen; give back the original mode on close.
+                var wanted = info
+                wanted.yres_virtual = UInt32(2 * screenHeight)
+                wanted.yoffset = 0
+                wanted.activate = UInt32(FB_ACTIVATE_NOW)
+                do {
+                    try fd.setFramebufferVariableInfo(&wanted)
+                    originalInfo = info
+                    info = try fd.framebufferVariableInfo()
+                    fix = try fd.framebufferFixedInfo()
+                } catch {
+                    note("the driver refused a \(screenWidth)x\(2 * screenHeight) virtual screen (\(error)); single buffering")
+                }
+            }
+            let mapLength = Int(fix.smem_len)
+            do { memory = try FramebufferMemory(mapping: fd, length: mapLength) } catch {
+                throw deviceError("cannot map \(options.device) (\(mapLength) bytes): \(error)")
+            }
+            doubleBuffered = options.buffering != .one && Int(info.yres_virtual) >= 2 * screenHeight
+                && Int(fix.line_length) * 2 * screenHeight <= mapLength
+            visibleOffset = Int(info.yoffset) * stride + Int(info.xoffset) * format.bytesPerPixel
+            if !doubleBuffered && visibleOffset + frameBytes > mapLength { visibleOffset = 0 }
+        }
+
+        let placement: Placement
+        switch Placement.resolve(screenWidth: screenWidth, screenHeight: screenHeight, size: options.size, scale: options.scale,
+                                 rotation: options.rotation, anchor: options.anchor, offsetX: options.offsetX, offsetY: options.offsetY) {
+        case .success(let p): placement = p
+        case .failure(.doesNotFit(let why)):
+            throw .spec(DisplaySpecError(spec: spec.description, message: why + " (change size=, scale=, anchor=, x= or y=)"))
+        }
+        self.placement = placement
+        writer = FrameWriter(placement: placement, encoder: PixelEncoder(format), background: options.background, stride: stride)
+        previous = .allocate(capacity: placement.canvasWidth * placement.canvasHeight)
+        previous.initialize(repeating: .transparent)
+
+        let base = memory.base
+        visibleBase = base + visibleOffset
+        buffers = (base, base + stride * screenHeight)
+        variableInfo = info
+        self.memory = consume memory
+        device = options.file == nil ? fd : nil
+        isDoubleBuffered = doubleBuffered
+
+        // The background fills the whole screen once (both halves when double-buffered).
+        if doubleBuffered {
+            writer.fillBackground(buffers.0, rowPixels: screenWidth, rows: screenHeight)
+            writer.fillBackground(buffers.1, rowPixels: screenWidth, rows: screenHeight)
+            // Probe: show the second half (same picture). A driver that refuses gets single buffering.
+            front = 1
+            do { try pan(to: 1) } catch {
+                note("the driver refused to pan (FBIOPAN_DISPLAY: \(error)); single buffering, frames may tear")
+                isDoubleBuffered = false
+                front = 0
+            }
+        } else {
+            writer.fillBackground(visibleBase, rowPixels: screenWidth, rows: screenHeight)
+        }
+
+        if vsync, let device {
+            // Probe once: drivers without vertical-blank interrupts refuse (vfb, many SPI panels).
+            do { try device.waitForVerticalSync() } catch {
+                note("the driver does not support FBIO_WAITFORVSYNC (\(error)); vsync off")
+                vsync = false
+            }
+        }
+        self.warnings = warnings
+    }
+
+    deinit {
+        close()
+        previous.deallocate()
+        writer.release()
+    }
+
+    // MARK: Frames
+
+    public func show(_ canvas: Canvas) throws(DisplayError) {
+        precondition(canvas.width == canvasWidth && canvas.height == canvasHeight,
+                     "canvas \(canvas.width)x\(canvas.height) shown on a \(canvasWidth)x\(canvasHeight) display")
+        guard !closed else { throw DisplayError(display: name, message: "shown after close") }
+        statistics.frames += 1
+        let w = canvasWidth, h = canvasHeight
+        let written: Int = canvas.pixels.withUnsafeBufferPointer { pixels in
+            let dirty: PixelRect?
+            if hasPrevious {
+                dirty = dirtyRectangle(pixels, UnsafeBufferPointer(previous), width: w, height: h)
+            } else {
+                dirty = PixelRect(x: 0, y: 0, width: w, height: h)
+            }
+            guard let dirty else { return 0 }
+            _ = previous.update(fromContentsOf: pixels)
+            hasPrevious = true
+            let placed = placement.rotated(dirty)
+            if isDoubleBuffered {
+                let back = 1 - front
+                let region = staleBack.map { placed.union($0) } ?? placed
+                statistics.rowsWritten += region.height * placement.scale
+                staleBack = placed
+                return writer.write(pixels.baseAddress!, placedRect: region, into: back == 0 ? buffers.0 : buffers.1)
+            }
+            statistics.rowsWritten += placed.height * placement.scale
+            return writer.write(pixels.baseAddress!, placedRect: placed, into: visibleBase)
+        }
+        guard written > 0 else { return }
+        statistics.framesWritten += 1
+        statistics.bytesWritten += written
+        if vsync, let device { try? device.waitForVerticalSync() }  // probed at open
+        if isDoubleBuffered {
+            do { try pan(to: 1 - front) } catch {
+                throw DisplayError(display: name, message: "FBIOPAN_DISPLAY failed: \(error)")
+            }
+            statistics.pans += 1
+        }
+    }
+
+    private func pan(to buffer: Int) throws(Errno) {
+        guard let fd = device else { return }
+        variableInfo.xoffset = 0
+        variableInfo.yoffset = UInt32(buffer * screenHeight)
+        try fd.panFramebuffer(&variableInfo)
+        front = buffer
+    }
+
+    public func clear() throws(DisplayError) {
+        guard !closed else { throw DisplayError(display: name, message: "cleared after close") }
+        if isDoubleBuffered {
+            writer.fillBackground(buffers.0, rowPixels: screenWidth, rows: screenHeight)
+            writer.fillBackground(buffers.1, rowPixels: screenWidth, rows: screenHeight)
+            staleBack = nil
+        } else {
+            writer.fillBackground(visibleBase, rowPixels: screenWidth, rows: screenHeight)
+        }
+        // The screen now shows an all-transparent canvas.
+        previous.update(repeating: .transparent)
+        hasPrevious = true
+    }
+
+    /// Gives the screen back: the console's text mode, then the original virtual screen (fbcon,
+    /// back in text mode, adopts it) and pan position, then the mapping and the descriptor.
+    /// Safe to call twice.
+    public func close() {
+        if closed { return }
+        closed = true
+        console = nil   // deinit restores the console mode: fbcon takes the screen back
+        if let device {
+            if var original = originalInfo {
+                original.activate = UInt32(FB_ACTIVATE_NOW)
+                try? device.setFramebufferVariableInfo(&original)
+            } else if isDoubleBuffered && front != 0 {
+                variableInfo.yoffset = 0
+                try? device.panFramebuffer(&variableInfo)
+            }
+        }
+        memory = nil    // deinit unmaps and closes
+    }
+
+    // MARK: Error messages
+
+    static func openFailure(path: String, _ error: Errno, isFile: Bool) -> String {
+        var message = "cannot open \(path): \(error)"
+        switch error {
+        case .noSuchFileOrDirectory:
+            if isFile {
+                message += " (does the directory exist?)"
+            } else {
+                let others = (0..<8).map { (n: Int) -> String in "/dev/fb\(n)" }.filter { (p: String) -> Bool in p != path && access(p, F_OK) == 0 }
+                message += others.isEmpty
+                    ? " (is the display driver loaded? no /dev/fb* exists; for a file give geometry= and format=)"
+                    : " (is the display driver loaded? try device=\(others[0]))"
+            }
+        case .permissionDenied, .notPermitted:
+            var st = stat()
+            if stat(path, &st) == 0, let group = groupName(st.st_gid), st.st_gid != 0 {
+                message += " (the device belongs to group \(group): add the user to group \(group), "
+                    + "e.g. usermod -aG \(group) USER, and log in again)"
+            } else {
+                message += " (run as root, or give the user read-write access to \(path); on most systems: add the user to group video)"
+            }
+        default: break
+        }
+        return message
+    }
+
+    private static func groupName(_ gid: gid_t) -> String? {
+        var entry = Glibc.group()
+        var result: UnsafeMutablePointer<Glibc.group>? = nil
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getgrgid_r(gid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.gr_name else { return nil }
+        return String(cString: name)
+    }
+}
+
+/// Writes one line to standard error, unbuffered (warnings at open, before any logger exists).
+func standardErrorLine(_ text: String) {
+    var line = text
+    line.append("\n")
+    line.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+}

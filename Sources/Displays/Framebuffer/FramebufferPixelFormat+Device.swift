@@ -1,0 +1,34 @@
+import CLinux
+
+/// A device whose pixel layout no encode path handles; the message names the layout.
+struct UnsupportedPixelFormat: Error, CustomStringConvertible {
+    let description: String
+}
+
+extension FramebufferPixelFormat {
+    /// The bitfields of `fb_var_screeninfo` as a format (not necessarily a supported one).
+    init(_ info: fb_var_screeninfo) {
+        self.init(bitsPerPixel: Int(info.bits_per_pixel),
+                  red: Field(offset: Int(info.red.offset), length: Int(info.red.length)),
+                  green: Field(offset: Int(info.green.offset), length: Int(info.green.length)),
+                  blue: Field(offset: Int(info.blue.offset), length: Int(info.blue.length)),
+                  alpha: Field(offset: Int(info.transp.offset), length: Int(info.transp.length)))
+    }
+
+    /// The supported format a device reports, decided once at open, or why it is refused:
+    /// packed-pixel truecolor only, one of `supported`, most significant bits on the left.
+    static func resolve(_ info: fb_var_screeninfo, _ fix: fb_fix_screeninfo) -> Result<FramebufferPixelFormat, UnsupportedPixelFormat> {
+        let described = FramebufferPixelFormat(info)
+        let msbRight = info.red.msb_right != 0 || info.green.msb_right != 0 || info.blue.msb_right != 0
+        let found = matching(bitsPerPixel: described.bitsPerPixel, red: described.red, green: described.green,
+                             blue: described.blue, alpha: described.alpha, msbRight: msbRight)
+        var problems = ""
+        if fix.type != UInt32(FB_TYPE_PACKED_PIXELS) { problems += ", type \(fix.type) (not packed pixels)" }
+        if fix.visual != UInt32(FB_VISUAL_TRUECOLOR) { problems += ", visual \(fix.visual) (not truecolor)" }
+        if msbRight { problems += ", msb_right" }
+        if let found, problems.isEmpty { return .success(found) }
+        return .failure(UnsupportedPixelFormat(description:
+            "unsupported pixel format: \(described)\(problems); supported: \(supportedNames) "
+            + "(switch the mode to 16 or 32 bpp, e.g. fbset -depth 32, or framebuffer_depth=32 in a Raspberry Pi's config.txt)"))
+    }
+}

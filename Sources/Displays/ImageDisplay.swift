@@ -1,0 +1,153 @@
+import Glibc
+import ImageCodecs
+import Raster
+
+/// `image:path=FILE,size=WxH[,background=COLOR][,fps=N]`: each changed frame is written to FILE
+/// (`.ppm` or `.png`, by extension), atomically: into a temporary file in the same directory, then
+/// renamed over FILE, so a reader never sees half a frame. An unchanged frame writes nothing.
+/// For tests, screenshots and headless machines.
+public final class ImageDisplay: Display {
+    public static let acceptedKeys = ["path", "size", "background", "fps"]
+
+    public let name: String
+    public let canvasWidth: Int
+    public let canvasHeight: Int
+    public let framesPerSecond: Int
+    public let path: String
+    public let background: Color
+    let format: ImageFormat
+    let temporaryPath: String
+
+    /// RGB bytes of the frame on disk, and the frame being made (swapped, never reallocated).
+    private var written: [UInt8]
+    private var next: [UInt8]
+    private var hasWritten = false
+    /// For PPM: header + pixels, made once; the pixels are copied in per frame.
+    private var ppm: [UInt8]
+    private let ppmHeaderCount: Int
+    /// Files written (frames that changed).
+    public private(set) var writes = 0
+
+    public static func open(_ spec: DisplaySpec) throws(DisplaySpecError) -> ImageDisplay {
+        try spec.checkKeys(acceptedKeys)
+        guard let path = spec["path"], !path.isEmpty else {
+            throw DisplaySpecError(spec: spec.description, message: "missing path=FILE (.ppm or .png)")
+        }
+        let format: ImageFormat
+        do { format = try ImageFormat(path: path) } catch {
+            throw DisplaySpecError(spec: spec.description, message: "path='\(path)': \(error)")
+        }
+        guard format == .ppm || format == .png else {
+            throw DisplaySpecError(spec: spec.description, message: "path='\(path)': the image display writes .ppm or .png, not .\(format.rawValue)")
+        }
+        let size = try spec.size(default: nil)
+        let background = try spec.color("background", default: .black)
+        let fps = try spec.framesPerSecond()
+        return ImageDisplay(path: path, format: format, width: size.width, height: size.height,
+                            background: background, fps: fps)
+    }
+
+    init(path: String, format: ImageFormat, width: Int, height: Int, background: Color, fps: Int) {
+        self.path = path
+        self.format = format
+        self.canvasWidth = width
+        self.canvasHeight = height
+        self.background = Color(r: background.r, g: background.g, b: background.b)
+        self.framesPerSecond = fps
+        self.name = "image:" + path
+        // Same directory, so rename(2) is atomic; a dot name so globbing readers skip it.
+        if let slash = path.lastIndex(of: "/") {
+            temporaryPath = String(path[...slash]) + "." + String(path[path.index(after: slash)...]) + ".tmp"
+        } else {
+            temporaryPath = "." + path + ".tmp"
+        }
+        written = [UInt8](repeating: 0, count: width * height * 3)
+        next = written
+        let header = Array("P6\n\(width) \(height)\n255\n".utf8)
+        ppmHeaderCount = header.count
+        ppm = header + [UInt8](repeating: 0, count: width * height * 3)
+    }
+
+    public func show(_ canvas: Canvas) throws(DisplayError) {
+        precondition(canvas.width == canvasWidth && canvas.height == canvasHeight, "canvas size differs from the display's")
+        let background = self.background
+        next.withUnsafeMutableBufferPointer { out in
+            canvas.pixels.withUnsafeBufferPointer { pixels in
+                var o = 0
+                for p in pixels {
+                    let c = p.over(background)
+                    out[o] = c.r; out[o + 1] = c.g; out[o + 2] = c.b
+                    o += 3
+                }
+            }
+        }
+        try commit()
+    }
+
+    public func clear() throws(DisplayError) {
+        let background = self.background
+        next.withUnsafeMutableBufferPointer { out in
+            var o = 0
+            while o < out.count { out[o] = background.r; out[o + 1] = background.g; out[o + 2] = background.b; o += 3 }
+        }
+        try commit()
+    }
+
+    public func close() {}
+
+    /// Writes `next` if it differs from what is on disk.
+    private func commit() throws(DisplayError) {
+        if hasWritten && next == written { return }
+        swap(&next, &written)
+        hasWritten = true
+        writes += 1
+        switch format {
+        case .png:
+            let encoded: [UInt8]
+            do { encoded = try PNG.encode(RGBImage(width: canvasWidth, height: canvasHeight, bytes: written)) } catch {
+                throw DisplayError(display: name, message: error.description)
+            }
+            try replaceFile(with: encoded)
+        default:
+            let headerCount = ppmHeaderCount
+            ppm.withUnsafeMutableBufferPointer { out in
+                written.withUnsafeBufferPointer { src in
+                    UnsafeMutableRawPointer(out.baseAddress! + headerCount).copyMemory(from: src.baseAddress!, byteCount: src.count)
+                }
+            }
+            try replaceFile(with: ppm)
+        }
+    }
+
+    private func replaceFile(with bytes: [UInt8]) throws(DisplayError) {
+        func failure(_ what: String, _ code: Int32) -> DisplayError {
+            let reason = strerror(code).map { String(cString: $0) } ?? "error \(code)"
+            return DisplayError(display: name, message: "\(what): \(reason)")
+        }
+        let fd = Glibc.open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard fd >= 0 else { throw failure("cannot create \(temporaryPath)", errno) }
+        var code: Int32 = 0
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    code = errno
+                    return
+                }
+                offset += n
+            }
+        }
+        if Glibc.close(fd) != 0 && code == 0 && errno != EINTR { code = errno }
+        if code != 0 {
+            unlink(temporaryPath)
+            throw failure("cannot write \(temporaryPath)", code)
+        }
+        if rename(temporaryPath, path) != 0 {
+            let e = errno
+            unlink(temporaryPath)
+            throw failure("cannot rename \(temporaryPath) to \(path)", e)
+        }
+    }
+}

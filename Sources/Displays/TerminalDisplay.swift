@@ -1,0 +1,73 @@
+import Glibc
+import Raster
+
+/// `terminal:size=WxH[,fps=N][,background=COLOR]`: the frames as ANSI colour text on standard
+/// output, redrawn in place (for development; see `TerminalRenderer`). An unchanged frame writes
+/// nothing; `close()` restores the cursor and colours.
+public final class TerminalDisplay: Display {
+    public static let acceptedKeys = ["size", "fps", "background"]
+
+    public let name = "terminal"
+    public let canvasWidth: Int
+    public let canvasHeight: Int
+    public let framesPerSecond: Int
+    let background: Color
+    let fd: Int32
+    private var renderer = TerminalRenderer()
+    private var previous: [Pixel]
+    private var blank: Canvas
+    private var started = false
+    private var closed = false
+
+    public static func open(_ spec: DisplaySpec) throws(DisplaySpecError) -> TerminalDisplay {
+        try spec.checkKeys(acceptedKeys)
+        let size = try spec.size(default: (64, 16))
+        return TerminalDisplay(width: size.width, height: size.height, fps: try spec.framesPerSecond(),
+                               background: try spec.color("background", default: .black), fd: STDOUT_FILENO)
+    }
+
+    init(width: Int, height: Int, fps: Int, background: Color, fd: Int32) {
+        canvasWidth = width; canvasHeight = height; framesPerSecond = fps
+        self.background = background; self.fd = fd
+        previous = []
+        blank = Canvas(width: width, height: height)
+    }
+
+    public func show(_ canvas: Canvas) throws(DisplayError) {
+        if started && canvas.pixels == previous { return }
+        if !started {
+            writeAll(TerminalRenderer.hideCursor + TerminalRenderer.clearScreen)
+            started = true
+        }
+        previous.removeAll(keepingCapacity: true)
+        previous.append(contentsOf: canvas.pixels)
+        writeAll(TerminalRenderer.cursorHome)
+        renderer.withFrame(canvas, background: background) { writeAll($0) }
+    }
+
+    public func clear() throws(DisplayError) { try show(blank) }
+
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        if started { writeAll(TerminalRenderer.restore) }
+    }
+
+    private func writeAll(_ text: String) {
+        var text = text
+        text.withUTF8 { writeAll(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// A full terminal drops the rest of the frame rather than stall the daemon's loop.
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += n
+        }
+    }
+}

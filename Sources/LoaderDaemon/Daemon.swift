@@ -1,0 +1,509 @@
+import Displays
+import FixedPoint
+import Glibc
+import Loaders
+import Logging
+import Raster
+import SystemPackage
+
+/// The daemon: one thread, one `poll()` over the signalfd, the frame timerfd, the watchdog
+/// timerfd, the listening socket and the clients. Nothing in it blocks but `poll`.
+public final class Daemon {
+    let configuration: DaemonConfiguration
+    let logger: Logger
+    let slots: [DisplaySlot]
+    let listener: ListeningSocket
+    var signals: SignalFD
+    var frameTimer: TimerFD
+    var watchdogTimer: TimerFD?
+    var notifier: SystemdNotifier
+    var state: DaemonState
+    let allowedGroup: gid_t
+    let ownUID = geteuid()
+
+    var connections: [Connection] = []
+    var pollSet: [pollfd] = []
+    /// Read buffer shared by all clients (one read at a time), allocated once.
+    var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
+    var running = true
+
+    public private(set) var framesDrawn: Int64 = 0
+    public private(set) var framesDropped: Int64 = 0
+
+    /// Opens the displays, the signalfd, the socket (or takes systemd's) and the timers.
+    /// Errors here are for a person to fix: the caller prints them and exits non-zero.
+    public init(configuration: DaemonConfiguration, logger: Logger) throws {
+        self.configuration = configuration
+        self.logger = logger
+        var slots: [DisplaySlot] = []
+        for spec in configuration.displays {
+            let display = try DisplayFactory.open(spec)
+            slots.append(DisplaySlot(display: display, spec: spec))
+            logger.info("display \(display.name) \(display.canvasWidth)x\(display.canvasHeight) at \(display.framesPerSecond) fps")
+        }
+        guard !slots.isEmpty else { throw SystemError("no display given", hint: "--display " + DisplayFactory.typeList) }
+        self.slots = slots
+        signal(SIGPIPE, SIG_IGN)
+        do { signals = try SignalFD([SIGTERM, SIGINT, SIGHUP]) } catch { throw SystemError("signalfd", error) }
+
+        var group: gid_t? = nil
+        if let name = configuration.socketGroup {
+            guard let gid = Self.groupID(named: name) else {
+                throw SystemError("unknown group '\(name)' for --socket-group", hint: "see getent group")
+            }
+            group = gid
+        }
+        allowedGroup = group ?? getegid()
+        if let activated = try UnixSocket.activated() {
+            listener = activated
+            logger.info("listening on the socket passed by systemd (fd 3)")
+        } else {
+            listener = try UnixSocket.listen(path: configuration.socketPath, group: group)
+            logger.info("listening on \(configuration.socketPath)")
+        }
+        do { frameTimer = try TimerFD() } catch { throw SystemError("timerfd_create", error) }
+        notifier = SystemdNotifier()
+        if let interval = notifier.watchdogInterval {
+            do {
+                var timer = try TimerFD()
+                try timer.arm(at: MonotonicClock.now() + interval, interval: interval)
+                watchdogTimer = consume timer
+            } catch { throw SystemError("timerfd for the watchdog", error) }
+        }
+        state = DaemonState(frozen: configuration.freezeTime)
+        connections.reserveCapacity(configuration.maxClients)
+        pollSet.reserveCapacity(configuration.maxClients + 4)
+    }
+
+    static func groupID(named name: String) -> gid_t? {
+        if let number = gid_t(name) { return number }
+        var group = group()
+        var result: UnsafeMutablePointer<group>? = nil
+        var buffer = [CChar](repeating: 0, count: 16 * 1024)
+        let rc = getgrnam_r(name, &group, &buffer, buffer.count, &result)
+        guard rc == 0, result != nil else { return nil }
+        return group.gr_gid
+    }
+
+    // MARK: The loop
+
+    /// Runs until SIGTERM or SIGINT; then clears and closes the displays and removes the socket.
+    public func run() {
+        let now = MonotonicClock.now()
+        if let name = configuration.loader {
+            switch startLoader(name, configuration.assignments, now: now) {
+            case .failure(let e): logger.error("--loader: \(e.message)")
+            case .success: break
+            }
+        }
+        if let message = configuration.message { state.message = message }
+        if let progress = configuration.progress { _ = setProgress(progress, force: true, now: now) }
+        invalidateAll(now: now)
+        drawDueFrames(now: MonotonicClock.now())
+        notifier.notify("READY=1")
+        updateStatus()
+        logger.info("ready")
+
+        while running {
+            rebuildPollSet()
+            let timeout = pollTimeout(now: MonotonicClock.now())
+            do {
+                _ = try Poll.wait(&pollSet, timeoutMilliseconds: timeout)
+            } catch {
+                logger.critical("poll failed: \(error)")
+                break
+            }
+            let now = MonotonicClock.now()
+            if pollSet[0].revents != 0 { handleSignals() }
+            if pollSet[1].revents != 0 { _ = frameTimer.acknowledge() }
+            if pollSet[2].revents != 0, watchdogTimer != nil {
+                _ = watchdogTimer!.acknowledge()
+                notifier.notify("WATCHDOG=1")
+            }
+            // Clients first (they were in the set before any accept this turn).
+            for i in connections.indices {
+                let revents = pollSet[4 + i].revents
+                if revents != 0 { service(connections[i], revents: revents, now: now) }
+            }
+            if pollSet[3].revents != 0 { acceptClients(now: now) }
+            expireIdle(now: now)
+            for c in connections where !c.dead && c.pendingOutput > 0 {
+                if !c.flush(now: now) { c.dead = true }
+            }
+            for c in connections where c.readClosed && c.pendingOutput == 0 { c.dead = true }
+            connections.removeAll { $0.dead }  // closing happens in Connection's deinit
+            drawDueFrames(now: MonotonicClock.now())
+        }
+        shutdown()
+    }
+
+    func rebuildPollSet() {
+        pollSet.removeAll(keepingCapacity: true)
+        pollSet.append(pollfd(fd: signals.fd, events: Poll.readable, revents: 0))
+        pollSet.append(pollfd(fd: frameTimer.fd, events: Poll.readable, revents: 0))
+        pollSet.append(pollfd(fd: watchdogTimer?.fd ?? -1, events: Poll.readable, revents: 0))
+        pollSet.append(pollfd(fd: listener.fd.rawValue, events: Poll.readable, revents: 0))
+        for c in connections {
+            var events: Int16 = 0
+            if !c.readClosed { events |= Poll.readable }
+            if c.pendingOutput > 0 { events |= Poll.writable }
+            pollSet.append(pollfd(fd: c.fd.rawValue, events: events, revents: 0))
+        }
+    }
+
+    /// Only idle clients need a timeout: frames come from the timerfd. No clients, no timeout.
+    func pollTimeout(now: Int64) -> Int32 {
+        guard let oldest = connections.lazy.map(\.lastActivity).min() else { return -1 }
+        let due = oldest + configuration.idleTimeout - now
+        if due <= 0 { return 0 }
+        return Int32(Swift.min(Int64(Int32.max), (due + 999_999) / 1_000_000))
+    }
+
+    func handleSignals() {
+        while let signal = signals.next() {
+            switch signal {
+            case SIGTERM, SIGINT:
+                logger.notice("signal \(signal == SIGTERM ? "SIGTERM" : "SIGINT"): stopping")
+                running = false
+            case SIGHUP:
+                reload()
+            default:
+                break
+            }
+        }
+    }
+
+    /// SIGHUP: re-read the settings. The config file (`Config.load(path:)`) is wired in here once
+    /// it lands; until then the command-line settings are all there is, and they are kept.
+    public func reload() {
+        if let path = configuration.configPath {
+            logger.notice("SIGHUP: config file \(path) is not read yet (config parsing is not merged); settings kept")
+        } else {
+            logger.notice("SIGHUP: no config file; command-line settings kept")
+        }
+    }
+
+    func shutdown() {
+        notifier.notify("STOPPING=1")
+        connections.removeAll()
+        for slot in slots {
+            do { try slot.display.clear() } catch { logger.warning("\(error)") }
+            slot.display.close()
+        }
+        listener.removeFile()
+        logger.info("stopped")
+    }
+
+    // MARK: Clients
+
+    func acceptClients(now: Int64) {
+        // A bounded number per turn, so a connect storm cannot starve the frames.
+        for _ in 0..<64 {
+            let accepted: OwnedDescriptor?
+            switch UnixSocket.accept(listener) {
+            case .success(let fd): accepted = fd
+            case .failure(let e):
+                // EMFILE and friends: log and try again next turn.
+                logger.warning("accept: \(e)")
+                return
+            }
+            guard let fd = accepted else { return }
+            guard let peer = UnixSocket.peer(fd.rawValue) else {
+                refuse(fd, "ERR denied cannot read the peer's credentials")
+                continue
+            }
+            let member = peer.gid == allowedGroup || (peer.groups?.contains(allowedGroup) ?? false)
+            guard peer.uid == 0 || peer.uid == ownUID || member else {
+                logger.notice("denied a client: uid \(peer.uid) pid \(peer.pid) is neither root nor in group \(allowedGroup)")
+                refuse(fd, "ERR denied uid \(peer.uid) is neither root nor in the socket's group (gid \(allowedGroup))")
+                continue
+            }
+            guard connections.count < configuration.maxClients else {
+                logger.warning("refused a client: \(configuration.maxClients) clients already connected")
+                refuse(fd, "ERR busy too many clients (at most \(configuration.maxClients)); try again later")
+                continue
+            }
+            connections.append(Connection(fd: fd, maxLine: configuration.maxLine, now: now, peerUID: peer.uid))
+        }
+    }
+
+    /// One line to a connection about to be closed (best effort: its socket buffer is empty).
+    func refuse(_ fd: OwnedDescriptor, _ line: String) {
+        var text = line + "\n"
+        _ = text.withUTF8 { UnixSocket.sendSome(fd.rawValue, UnsafeRawBufferPointer($0)) }
+        fd.close()
+    }
+
+    func service(_ c: Connection, revents: Int16, now: Int64) {
+        if revents & Poll.invalid != 0 { c.dead = true; return }
+        if revents & Poll.writable != 0 {
+            if !c.flush(now: now) { c.dead = true; return }
+        }
+        if revents & (Poll.readable | Poll.hangUp | Poll.error) != 0 && !c.readClosed {
+            // One read per turn per client: a flood from one cannot starve the others or the frames.
+            let result = readBuffer.withUnsafeMutableBytes { UnixSocket.receiveSome(c.fd.rawValue, into: $0) }
+            switch result {
+            case .failure:
+                c.dead = true
+            case .success(nil):
+                break
+            case .success(0?):
+                c.readClosed = true
+                c.splitter.finish { event in handle(event, from: c, now: now) }
+            case .success(let n?):
+                c.lastActivity = now
+                readBuffer.withUnsafeBytes { buffer in
+                    c.splitter.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) { event in
+                        handle(event, from: c, now: now)
+                    }
+                }
+            }
+        }
+    }
+
+    func handle(_ event: LineEvent, from c: Connection, now: Int64) {
+        guard !c.dead else { return }
+        let reply: String
+        switch event {
+        case .tooLong:
+            reply = ProtocolError(.tooLong, "request longer than \(configuration.maxLine) bytes; the rest of it up to the next newline is discarded").reply
+        case .line(let bytes):
+            switch RequestParser.parse(bytes) {
+            case .failure(let error): reply = error.reply
+            case .success(let request): reply = execute(request, now: now)
+            }
+        }
+        if !c.queue(reply, limit: configuration.maxOutput) {
+            logger.warning("dropped a client (uid \(c.peerUID)) with more than \(configuration.maxOutput) bytes of replies it does not read")
+            c.dead = true
+        }
+    }
+
+    func expireIdle(now: Int64) {
+        for c in connections where !c.dead && now - c.lastActivity >= configuration.idleTimeout {
+            logger.info("closed a client idle for \(configuration.idleTimeout / 1_000_000_000) s")
+            c.dead = true
+        }
+    }
+
+    // MARK: Commands
+
+    func execute(_ request: Request, now: Int64) -> String {
+        switch request {
+        case .ping: return "OK pong"
+        case .version: return "OK loaderd \(LoaderDaemonVersion.version) protocol \(LoaderDaemonVersion.protocolVersion)"
+        case .list: return "OK " + Catalog.names.joined(separator: " ")
+        case .status: return "OK " + statusJSON(now: now)
+        case .start(let name, let assignments):
+            switch startLoader(name, assignments, now: now) {
+            case .success(let reply): return reply
+            case .failure(let e): return e.reply
+            }
+        case .stop(let kind):
+            guard var session = state.session else { return "OK stopped" }
+            switch kind {
+            case .now:
+                state.end()
+                sessionChanged(now: now)
+                return "OK stopped"
+            case .exit, .success, .failure:
+                if session.stop == nil {
+                    session.stop = StopState(at: state.elapsed(now: now), outcome: Outcome(rawValue: kind.rawValue))
+                    state.session = session
+                    invalidateAll(now: now)
+                }
+                return "OK stopping"
+            }
+        case .progress(let value, let force):
+            return setProgress(value, force: force, now: now)
+        case .message(let text):
+            if state.message != text {
+                state.message = text
+                invalidateAll(now: now)
+            }
+            return "OK"
+        case .brightness(let value):
+            if state.brightness != value {
+                state.brightness = value
+                invalidateAll(now: now)
+            }
+            return "OK brightness \(value)"
+        }
+    }
+
+    func startLoader(_ name: String, _ assignments: [Assignment], now: Int64) -> Result<String, ProtocolError> {
+        guard let type = Catalog.type(named: name) else {
+            return .failure(ProtocolError(.unknownLoader, "unknown loader '\(RequestParser.quote(Substring(name)))'; loaders: " + Catalog.names.joined(separator: ", ")))
+        }
+        if let session = state.session, session.name == type.name, session.assignments == assignments, session.stop == nil {
+            return .success("OK running \(type.name)")
+        }
+        let loader: any Loader
+        do {
+            loader = try Catalog.make(type.name, assignments: assignments.map { ($0.key, $0.value) })
+        } catch {
+            return .failure(ProtocolError(.badParameter, error.description))
+        }
+        state.start(name: type.name, assignments: assignments, loader: loader, now: now)
+        for slot in slots {
+            slot.scene = Scene(loader: loader, width: slot.display.canvasWidth, height: slot.display.canvasHeight)
+        }
+        sessionChanged(now: now)
+        logger.info("started \(type.name)")
+        return .success("OK started \(type.name)")
+    }
+
+    func setProgress(_ value: Percent, force: Bool, now: Int64) -> String {
+        if let current = state.progressTarget, value < current, !force {
+            return "OK progress \(current)"
+        }
+        if state.session == nil {
+            // As psplash shows its bar on PROGRESS: something is on screen for boot scripts that
+            // only ever send progress.
+            _ = startLoader(ProgressBar.name, [], now: now)
+        }
+        state.setProgress(value, now: now)
+        invalidateAll(now: now)
+        return "OK progress \(value)"
+    }
+
+    func sessionChanged(now: Int64) {
+        if state.session == nil {
+            for slot in slots { slot.scene = nil }
+        }
+        invalidateAll(now: now)
+        updateStatus()
+    }
+
+    func updateStatus() {
+        if let error = notifier.status(state.session?.name ?? "idle") { logger.warning("\(error)") }
+    }
+
+    func invalidateAll(now: Int64) {
+        for slot in slots { slot.invalidate(now: now) }
+    }
+
+    // MARK: Frames
+
+    /// Draws every display whose frame is due, then arms the timer for the next one (or disarms
+    /// it when nothing animates).
+    func drawDueFrames(now: Int64) {
+        if let session = state.session, let scene = slots.first?.scene {
+            // The session ends when its exit and outcome are over.
+            if session.stop != nil, state.frozen == nil, scene.phase(state.frameState(now: now)) == .finished {
+                logger.info("\(session.name) finished")
+                state.end()
+                sessionChanged(now: now)
+            }
+        }
+        let frame = state.frameState(now: now)
+        var earliest: Int64? = nil
+        for slot in slots {
+            if let due = slot.deadline, due <= now {
+                draw(slot, frame)
+                if state.session != nil, !isStill(slot, frame) {
+                    framesDropped += slot.advance(now: now)
+                } else {
+                    slot.deadline = nil
+                }
+            }
+            if let d = slot.deadline { earliest = Swift.min(earliest ?? d, d) }
+        }
+        do { try frameTimer.arm(at: earliest) } catch { logger.error("timerfd_settime: \(error)") }
+    }
+
+    func draw(_ slot: DisplaySlot, _ frame: FrameState) {
+        do {
+            if state.session == nil || slot.scene == nil {
+                if !slot.showsBlank {
+                    try slot.display.clear()
+                    slot.showsBlank = true
+                    framesDrawn += 1
+                }
+            } else {
+                slot.scene!.render(frame)
+                try slot.display.show(slot.canvas(brightness: state.brightness))
+                slot.showsBlank = false
+                framesDrawn += 1
+            }
+            slot.lastError = nil
+        } catch {
+            if slot.lastError != error { logger.error("\(error)") }
+            slot.lastError = error
+        }
+    }
+
+    /// Whether the frame will look the same until a command changes something.
+    func isStill(_ slot: DisplaySlot, _ frame: FrameState) -> Bool {
+        if state.frozen != nil { return true }
+        guard let scene = slot.scene else { return true }
+        guard scene.phase(frame) == .running, scene.loader.isStill else { return false }
+        if frame.message != nil && scene.options.messageStyle != .plain { return false }
+        if let p = frame.progress, p.from != p.to, frame.elapsed < p.changedAt + ProgressState.smoothing { return false }
+        return true
+    }
+
+    // MARK: Status
+
+    func statusJSON(now: Int64) -> String {
+        var json = "{\"loader\":"
+        if let session = state.session { json += JSON.string(session.name) } else { json += "null" }
+        let phase: String
+        if let session = state.session, let scene = slots.first?.scene {
+            switch scene.phase(state.frameState(now: now)) {
+            case .running: phase = session.stop == nil ? "running" : "exiting"
+            case .exiting: phase = "exiting"
+            case .showingOutcome: phase = "outcome"
+            case .finished: phase = "exiting"
+            }
+        } else {
+            phase = "idle"
+        }
+        json += ",\"state\":\"\(phase)\""
+        let elapsed = state.session == nil ? 0 : state.elapsed(now: now)
+        json += ",\"elapsed\":" + JSON.seconds(elapsed)
+        json += ",\"progress\":" + (state.progressTarget?.jsonDescription ?? "null")
+        json += ",\"message\":" + (state.message.map(JSON.string) ?? "null")
+        json += ",\"displays\":["
+        for (i, slot) in slots.enumerated() {
+            if i > 0 { json += "," }
+            let d = slot.display
+            json += "{\"name\":\(JSON.string(d.name)),\"width\":\(d.canvasWidth),\"height\":\(d.canvasHeight),\"fps\":\(d.framesPerSecond)}"
+        }
+        json += "]"
+        json += ",\"fps\":\(slots.map(\.display.framesPerSecond).max() ?? 0)"
+        json += ",\"frames_drawn\":\(framesDrawn),\"frames_dropped\":\(framesDropped)"
+        json += ",\"brightness\":\(state.brightness),\"clients\":\(connections.count)}"
+        return json
+    }
+}
+
+enum JSON {
+    static func string(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    /// Microseconds as seconds with three decimals: `12.345`.
+    static func seconds(_ us: Int64) -> String {
+        let ms = us / 1000
+        let frac = ms % 1000
+        return "\(ms / 1000)." + (frac < 10 ? "00" : frac < 100 ? "0" : "") + "\(frac)"
+    }
+}

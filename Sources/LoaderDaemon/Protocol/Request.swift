@@ -1,0 +1,235 @@
+// Standard library only: this file is compiled into the protocol fuzzer as it is (Fuzz/).
+// docs/PROTOCOL.md is the specification; keep the two in step.
+
+/// One request of the control protocol, parsed but not yet checked against the catalog.
+public enum Request: Equatable, Sendable {
+    case ping
+    case version
+    case list
+    case status
+    /// `start NAME [key=value]...`
+    case start(name: String, assignments: [Assignment])
+    /// `stop`, `stop success`, `stop failure`, `stop now`
+    case stop(StopRequest)
+    /// `progress N [force]`
+    case progress(Percent, force: Bool)
+    /// `message TEXT...` (nil: `message` alone clears it)
+    case message(String?)
+    /// `brightness N`
+    case brightness(Int)
+
+    /// The command names, in the order error messages list them.
+    public static let commandNames = ["ping", "version", "start", "stop", "progress", "message", "status", "list", "brightness"]
+    /// Longest message text accepted, in characters.
+    public static let maximumMessageLength = 256
+}
+
+/// A loader parameter as written after `start NAME`.
+public struct Assignment: Equatable, Sendable {
+    public var key: String
+    public var value: String
+    public init(key: String, value: String) { self.key = key; self.value = value }
+}
+
+public enum StopRequest: String, Equatable, Sendable {
+    /// `stop`: the exit animation, then clear.
+    case exit
+    case success
+    case failure
+    /// `stop now`: clear at once.
+    case now
+}
+
+/// A percentage from 0 to 100 in thousandths of a percent, parsed from a decimal without floating
+/// point (so `1e999`, `nan` and `inf` are simply not numbers here).
+public struct Percent: Equatable, Comparable, Sendable, CustomStringConvertible {
+    /// 0...100_000.
+    public let thousandths: Int
+
+    public static let zero = Percent(thousandths: 0)
+    public static let hundred = Percent(thousandths: 100_000)
+
+    public init(thousandths: Int) {
+        precondition((0...100_000).contains(thousandths), "percent out of range")
+        self.thousandths = thousandths
+    }
+
+    /// Parses `D+[.D*]` or `.D+` from 0 to 100; digits past the third decimal are rounded.
+    public init?(parsing text: Substring) {
+        var integer = 0, fraction = 0, fractionDigits = 0
+        var sawDigit = false, sawPoint = false, roundUp = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                sawDigit = true
+                let digit = Int(byte - UInt8(ascii: "0"))
+                if !sawPoint {
+                    integer = integer * 10 + digit
+                    if integer > 100 { return nil }
+                } else if integer == 100 && digit != 0 {
+                    return nil  // 100.0001 is over 100, even if it would round to it
+                } else if fractionDigits < 3 {
+                    fraction = fraction * 10 + digit
+                    fractionDigits += 1
+                } else if fractionDigits == 3 {
+                    roundUp = digit >= 5
+                    fractionDigits += 1
+                }
+            case UInt8(ascii: "."):
+                if sawPoint { return nil }
+                sawPoint = true
+            default:
+                return nil
+            }
+        }
+        guard sawDigit else { return nil }
+        while fractionDigits < 3 { fraction *= 10; fractionDigits += 1 }
+        let value = integer * 1000 + fraction + (roundUp ? 1 : 0)
+        guard value <= 100_000 else { return nil }
+        thousandths = value
+    }
+
+    public static func < (a: Percent, b: Percent) -> Bool { a.thousandths < b.thousandths }
+
+    /// `40`, `40.5`, `33.333`: no trailing zeros.
+    public var description: String {
+        let whole = thousandths / 1000
+        var fraction = thousandths % 1000
+        if fraction == 0 { return String(whole) }
+        var digits = 3
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        var f = String(fraction)
+        while f.utf8.count < digits { f = "0" + f }
+        return String(whole) + "." + f
+    }
+
+    /// `40.0`, `40.5`, `33.333`: always a decimal point (for JSON readers that want a float).
+    public var jsonDescription: String {
+        let text = description
+        return thousandths % 1000 == 0 ? text + ".0" : text
+    }
+}
+
+/// The error codes of docs/PROTOCOL.md.
+public enum ErrorCode: String, Sendable {
+    case unknownCommand = "unknown-command"
+    case usage
+    case unknownLoader = "unknown-loader"
+    case badParameter = "bad-parameter"
+    case badNumber = "bad-number"
+    case tooLong = "too-long"
+    case encoding
+    case busy
+    case denied
+}
+
+/// A refused request: `ERR <code> <message>`.
+public struct ProtocolError: Error, Equatable, Sendable {
+    public var code: ErrorCode
+    public var message: String
+    public init(_ code: ErrorCode, _ message: String) { self.code = code; self.message = message }
+    /// The reply line without its `\n`.
+    public var reply: String { "ERR " + code.rawValue + " " + message }
+}
+
+public enum RequestParser {
+    /// At most this many bytes of a bad word are quoted back in an error message.
+    static let quoteLimit = 40
+
+    /// Parses one request line (without its `\n`; a final `\r` is dropped). Never traps, whatever
+    /// the bytes.
+    public static func parse(_ line: UnsafeRawBufferPointer) -> Result<Request, ProtocolError> {
+        var bytes = line
+        if let last = bytes.last, last == 0x0D { bytes = UnsafeRawBufferPointer(rebasing: bytes.dropLast()) }
+        if bytes.contains(0) { return .failure(ProtocolError(.encoding, "the request contains a NUL byte")) }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return .failure(ProtocolError(.encoding, "the request is not valid UTF-8"))
+        }
+        return parse(text)
+    }
+
+    /// Parses one request line that is already text (no `\n`).
+    public static func parse(_ text: String) -> Result<Request, ProtocolError> {
+        let words = text.split(separator: " ", omittingEmptySubsequences: true)
+        guard let command = words.first else {
+            return .failure(ProtocolError(.unknownCommand, "empty request; commands: " + commandList))
+        }
+        let arguments = words.dropFirst()
+        switch command {
+        case "ping": return noArguments(arguments, .ping, usage: "ping")
+        case "version": return noArguments(arguments, .version, usage: "version")
+        case "list": return noArguments(arguments, .list, usage: "list")
+        case "status": return noArguments(arguments, .status, usage: "status")
+        case "start":
+            guard let name = arguments.first else {
+                return .failure(ProtocolError(.usage, "usage: start NAME [key=value]..."))
+            }
+            var assignments: [Assignment] = []
+            for word in arguments.dropFirst() {
+                guard let eq = word.firstIndex(of: "="), eq != word.startIndex else {
+                    return .failure(ProtocolError(.badParameter, "'\(quote(word))' is not key=value; usage: start NAME [key=value]..."))
+                }
+                assignments.append(Assignment(key: String(word[..<eq]), value: String(word[word.index(after: eq)...])))
+            }
+            return .success(.start(name: String(name), assignments: assignments))
+        case "stop":
+            let usage = "usage: stop [success|failure|now]"
+            switch arguments.count {
+            case 0: return .success(.stop(.exit))
+            case 1:
+                switch arguments.first! {
+                case "success": return .success(.stop(.success))
+                case "failure": return .success(.stop(.failure))
+                case "now": return .success(.stop(.now))
+                default: return .failure(ProtocolError(.usage, "unknown stop kind '\(quote(arguments.first!))'; " + usage))
+                }
+            default: return .failure(ProtocolError(.usage, usage))
+            }
+        case "progress":
+            let usage = "usage: progress N [force] (N a decimal from 0 to 100)"
+            guard arguments.count == 1 || arguments.count == 2 else { return .failure(ProtocolError(.usage, usage)) }
+            let force = arguments.count == 2
+            if force && arguments.last! != "force" {
+                return .failure(ProtocolError(.usage, "expected 'force' after the number, got '\(quote(arguments.last!))'; " + usage))
+            }
+            guard let value = Percent(parsing: arguments.first!) else {
+                return .failure(ProtocolError(.badNumber, "progress must be a decimal from 0 to 100 (e.g. 42 or 42.5), got '\(quote(arguments.first!))'"))
+            }
+            return .success(.progress(value, force: force))
+        case "message":
+            // The text is the rest of the line after the command and its spaces, as it is.
+            var rest = text[command.endIndex...]
+            while rest.first == " " { rest = rest.dropFirst() }
+            if rest.isEmpty { return .success(.message(nil)) }
+            if rest.count > Request.maximumMessageLength {
+                return .failure(ProtocolError(.usage, "a message is at most \(Request.maximumMessageLength) characters, got \(rest.count)"))
+            }
+            return .success(.message(String(rest)))
+        case "brightness":
+            let usage = "usage: brightness N (N a whole number from 0 to 100)"
+            guard arguments.count == 1 else { return .failure(ProtocolError(.usage, usage)) }
+            let word = arguments.first!
+            guard word.utf8.count <= 3, word.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                  let value = Int(word), value <= 100 else {
+                return .failure(ProtocolError(.badNumber, "brightness must be a whole number from 0 to 100, got '\(quote(word))'"))
+            }
+            return .success(.brightness(value))
+        default:
+            return .failure(ProtocolError(.unknownCommand, "unknown command '\(quote(command))'; commands: " + commandList))
+        }
+    }
+
+    static let commandList = Request.commandNames.joined(separator: ", ")
+
+    private static func noArguments(_ arguments: ArraySlice<Substring>, _ request: Request, usage: String) -> Result<Request, ProtocolError> {
+        arguments.isEmpty ? .success(request) : .failure(ProtocolError(.usage, "usage: " + usage + " (no arguments)"))
+    }
+
+    /// A word to quote back, cut to a few characters so a reply stays short.
+    static func quote(_ word: Substring) -> Substring {
+        var end = word.startIndex
+        var n = 0
+        while end < word.endIndex && n < quoteLimit { end = word.index(after: end); n += 1 }
+        return end == word.endIndex ? word : Substring(word[..<end] + "…")
+    }
+}

@@ -1,0 +1,64 @@
+import Glibc
+import SystemPackage
+
+/// One system call: returns its value, or the `Errno` it failed with. With `retryOnInterrupt`,
+/// EINTR repeats the call (every caller says which it wants).
+@inline(__always)
+func syscall<I: FixedWidthInteger>(retryOnInterrupt: Bool = true, _ body: () -> I) -> Result<I, Errno> {
+    while true {
+        let value = body()
+        if value != -1 { return .success(value) }
+        let code = Errno(rawValue: errno)
+        if code == .interrupted && retryOnInterrupt { continue }
+        return .failure(code)
+    }
+}
+
+extension Result where Failure == Errno {
+    /// The value, or the error thrown (typed).
+    @inline(__always) func get() throws(Errno) -> Success {
+        switch self {
+        case .success(let v): return v
+        case .failure(let e): throw e
+        }
+    }
+}
+
+/// An environment error with what was being done: "bind /run/loaderd/loaderd.sock: Permission denied".
+public struct SystemError: Error, CustomStringConvertible, Sendable {
+    public let operation: String
+    public let errno: Errno?
+    public let hint: String?
+    public init(_ operation: String, _ errno: Errno? = nil, hint: String? = nil) {
+        self.operation = operation; self.errno = errno; self.hint = hint
+    }
+    public var description: String {
+        var text = operation
+        if let errno { text += ": " + errno.description }
+        if let hint { text += " (" + hint + ")" }
+        return text
+    }
+}
+
+/// CLOCK_MONOTONIC in nanoseconds.
+public enum MonotonicClock {
+    public static func now() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+}
+
+/// Owns a file descriptor and closes it when released.
+public final class OwnedDescriptor {
+    public private(set) var rawValue: Int32
+    public init(_ fd: Int32) { rawValue = fd }
+    /// Closes now (a second call does nothing). EINTR from close is not retried: on Linux the
+    /// descriptor is released anyway.
+    public func close() {
+        guard rawValue >= 0 else { return }
+        _ = Glibc.close(rawValue)
+        rawValue = -1
+    }
+    deinit { close() }
+}

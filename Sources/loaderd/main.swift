@@ -1,1 +1,0 @@
-print("loaderd: the daemon is not built yet; see `loaderctl --help`.")

@@ -1,0 +1,101 @@
+import FixedPoint
+import Foundation
+import ImageCodecs
+import Loaders
+import Raster
+import Testing
+
+/// What the image display writes is exactly what the renderer draws.
+@Suite struct FrameTests {
+    func expected(_ name: String, _ assignments: [(key: String, value: String)] = [], width: Int, height: Int,
+                  state: FrameState, background: Color = .black, brightness: Int = 100) throws -> RGBImage {
+        var scene = Scene(loader: try Catalog.make(name, assignments: assignments), width: width, height: height)
+        scene.render(state)
+        var canvas = scene.canvas
+        if brightness < 100 {
+            let s = UInt8(brightness * 255 / 100)
+            for i in canvas.pixels.indices { canvas.pixels[i] = canvas.pixels[i].scaled(by: s) }
+        }
+        return RGBImage(canvas: canvas, background: background)
+    }
+
+    func waitForImage(_ path: String, _ image: RGBImage) -> Bool {
+        eventually { (try? ImageFile.read(path: path)) == image }
+    }
+
+    @Test func frozenFrameEqualsInProcessRender() throws {
+        let daemon = try DaemonProcess(arguments: ["--freeze-time", "1.5", "--loader", "linkedin"], size: "48x16")
+        let t: Microseconds = 1_500_000
+        #expect(waitForImage(daemon.imagePath, try expected("linkedin", width: 48, height: 16, state: FrameState(elapsed: t))))
+        let c = try daemon.client()
+        #expect(try c.request("start pagedots") == "OK started pagedots")
+        #expect(try c.request("progress 40") == "OK progress 40")
+        let state = FrameState(elapsed: t, progress: ProgressState(Fixed.ratio(40, 100)))
+        #expect(waitForImage(daemon.imagePath, try expected("pagedots", width: 48, height: 16, state: state)))
+        #expect(try c.request("start quizup") == "OK started quizup")
+        #expect(try c.request("brightness 50") == "OK brightness 50")
+        #expect(waitForImage(daemon.imagePath, try expected("quizup", width: 48, height: 16,
+                                                             state: FrameState(elapsed: t, progress: ProgressState(Fixed.ratio(40, 100))), brightness: 50)))
+        #expect(try daemon.terminate() == 0)
+    }
+
+    @Test func pngWithBackgroundAndParameters() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/f.png"
+        let p = try Spawned(Paths.loaderd, ["--socket", dir + "/s", "--display", "image:path=\(path),size=40x20,background=#102030",
+                                            "--freeze-time", "0.7", "--loader", "worm", "--set", "headColor=red"], logPath: dir + "/log")
+        let image = try expected("worm", [("headColor", "red")], width: 40, height: 20, state: FrameState(elapsed: 700_000),
+                                 background: try Color(parsing: "#102030"))
+        #expect(waitForImage(path, image))
+        p.signal(SIGTERM)
+        #expect(try p.wait() == 0)
+    }
+
+    @Test func severalDisplaysEachWithItsOwnSize() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let p = try Spawned(Paths.loaderd, ["--socket", dir + "/s",
+                                            "--display", "image:path=\(dir)/a.ppm,size=64x16,fps=20",
+                                            "--display", "image:path=\(dir)/b.ppm,size=16x16,fps=10",
+                                            "--freeze-time", "0.25", "--loader", "skeleton"], logPath: dir + "/log")
+        let state = FrameState(elapsed: 250_000)
+        #expect(waitForImage(dir + "/a.ppm", try expected("skeleton", width: 64, height: 16, state: state)))
+        #expect(waitForImage(dir + "/b.ppm", try expected("skeleton", width: 16, height: 16, state: state)))
+        let status = try Client(path: dir + "/s").request("status")
+        #expect(status.contains("{\"name\":\"image:\(dir)/b.ppm\",\"width\":16,\"height\":16,\"fps\":10}"))
+        #expect(status.contains("\"fps\":20"))
+        p.signal(SIGTERM)
+        #expect(try p.wait() == 0)
+    }
+
+    /// A settled determinate bar and an idle daemon draw nothing more (no timer armed).
+    @Test func stillFramesAreNotRedrawn() throws {
+        let daemon = try DaemonProcess(size: "32x8")
+        let c = try daemon.client()
+        #expect(try c.request("progress 50") == "OK progress 50")
+        // Wait until the progress animation (0.05 s) is over and the frame count stops moving.
+        var last = -1
+        #expect(eventually {
+            let n = statusField((try? c.request("status")) ?? "", "frames_drawn") ?? -2
+            defer { last = n }
+            usleep(100_000)
+            return n == last
+        })
+        usleep(300_000)
+        #expect(statusField(try c.request("status"), "frames_drawn") == last)
+        // Idle after stop now: the blank frame once, then nothing.
+        #expect(try c.request("stop now") == "OK stopped")
+        usleep(100_000)
+        let idle = statusField(try c.request("status"), "frames_drawn")
+        usleep(300_000)
+        #expect(statusField(try c.request("status"), "frames_drawn") == idle)
+        let image = try ImageFile.read(path: daemon.imagePath)
+        #expect(image.bytes.allSatisfy { $0 == 0 })
+        // An animating loader keeps drawing.
+        #expect(try c.request("start linkedin") == "OK started linkedin")
+        let before = statusField(try c.request("status"), "frames_drawn") ?? 0
+        #expect(eventually { (statusField((try? c.request("status")) ?? "", "frames_drawn") ?? 0) > before + 3 })
+        _ = try daemon.terminate()
+    }
+}
