@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "FixedPoint"]),
         .testTarget(name: "LoadersTests", dependencies: ["Loaders", "Raster", "FixedPoint"], exclude: ["Golden"]),
         .testTarget(name: "DisplaysTests", dependencies: ["Displays", "Raster", "FixedPoint", "ImageCodecs", "CLinux"]),
-        .testTarget(name: "LEDTests", dependencies: ["Displays", "Transports", "Loaders", "Raster", "FixedPoint"]),
+        .testTarget(name: "LEDTests", dependencies: ["Displays", "Transports", "Loaders", "Raster", "FixedPoint", "CLinux"]),
         .testTarget(name: "DaemonTests", dependencies: ["LoaderDaemon", "Loaders", "Displays", "Raster", "FixedPoint", "ImageCodecs"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Raster", "Displays"]),
         .testTarget(name: "CLITests", dependencies: ["ImageCodecs", "Raster", "Loaders", "FixedPoint"], exclude: ["Help"]),
