@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Raster", targets: ["Raster"]),
         .library(name: "Loaders", targets: ["Loaders"]),
         .library(name: "Displays", targets: ["Displays"]),
+        .library(name: "Transports", targets: ["Transports"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

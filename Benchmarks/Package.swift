@@ -21,6 +21,8 @@ let package = Package(
                 .product(name: "FixedPoint", package: parentName),
                 .product(name: "Raster", package: parentName),
                 .product(name: "Loaders", package: parentName),
+                .product(name: "Displays", package: parentName),
+                .product(name: "Transports", package: parentName),
             ],
             path: "Benchmarks/RenderBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
