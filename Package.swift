@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Raster", targets: ["Raster"]),
         .library(name: "Loaders", targets: ["Loaders"]),
         .library(name: "Displays", targets: ["Displays"]),
+        .library(name: "Transports", targets: ["Transports"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -26,9 +27,12 @@ let package = Package(
         .target(name: "Loaders", dependencies: ["FixedPoint", "Raster"]),
         // Kernel interfaces Swift cannot express (ioctl numbers from macros, struct layouts).
         .target(name: "CLinux"),
+        // LED wire transports: spidev, SPI bit-banged over libgpiod, and capture transports for tests.
+        .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .target(name: "Transports", dependencies: ["CLinux", "CGpiod", .product(name: "SystemPackage", package: "swift-system")]),
         .target(
             name: "Displays",
-            dependencies: ["FixedPoint", "Raster", "ImageCodecs", "CLinux", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["FixedPoint", "Raster", "ImageCodecs", "CLinux", "Transports", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // The daemon: event loop, control server, protocol, state, config, systemd glue.
         .target(
@@ -64,6 +68,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "FixedPoint"]),
         .testTarget(name: "LoadersTests", dependencies: ["Loaders", "Raster", "FixedPoint"], exclude: ["Golden"]),
         .testTarget(name: "DisplaysTests", dependencies: ["Displays", "Raster", "FixedPoint", "ImageCodecs", "CLinux"]),
+        .testTarget(name: "LEDTests", dependencies: ["Displays", "Transports", "Loaders", "Raster", "FixedPoint", "CLinux"]),
         .testTarget(name: "DaemonTests", dependencies: ["LoaderDaemon", "Loaders", "Displays", "Raster", "FixedPoint", "ImageCodecs"]),
         .testTarget(
             name: "ConfigTests",

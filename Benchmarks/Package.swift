@@ -22,6 +22,7 @@ let package = Package(
                 .product(name: "Raster", package: parentName),
                 .product(name: "Loaders", package: parentName),
                 .product(name: "Displays", package: parentName),
+                .product(name: "Transports", package: parentName),
             ],
             path: "Benchmarks/RenderBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

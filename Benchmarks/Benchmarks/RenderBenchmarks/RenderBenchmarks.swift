@@ -13,4 +13,5 @@ let benchmarks: @Sendable () -> Void = {
     registerRasterBenchmarks()
     registerLoaderBenchmarks()
     framebufferBenchmarks()
+    registerLEDBenchmarks()
 }

@@ -24,4 +24,5 @@ int loaderd_accept_nonblocking(int fd);
 
 
 #include "loaderd_fb.h"
+#include "CLinuxSPI.h"
 #endif

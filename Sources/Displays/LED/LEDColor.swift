@@ -1,0 +1,73 @@
+import Raster
+
+/// Fixed-point colour helpers for LEDs, in the manner of FastLED's lib8tion (written anew).
+public enum LED8 {
+    /// `i × s / 256`, with `s = 255` leaving `i` unchanged: `(i × (1 + s)) >> 8`.
+    @inlinable public static func scale8(_ i: UInt8, _ s: UInt8) -> UInt8 {
+        UInt8(truncatingIfNeeded: (UInt16(i) &* (1 &+ UInt16(s))) >> 8)
+    }
+
+    /// Like `scale8`, but a lit value never scales to 0 (dim pixels stay visible):
+    /// `((i × s) >> 8) + (i ≠ 0 and s ≠ 0 ? 1 : 0)`.
+    @inlinable public static func scale8Video(_ i: UInt8, _ s: UInt8) -> UInt8 {
+        UInt8(truncatingIfNeeded: ((UInt16(i) &* UInt16(s)) >> 8) &+ (i != 0 && s != 0 ? 1 : 0))
+    }
+
+    /// Saturating add and subtract.
+    @inlinable public static func qadd8(_ a: UInt8, _ b: UInt8) -> UInt8 { let (s, o) = a.addingReportingOverflow(b); return o ? 255 : s }
+    @inlinable public static func qsub8(_ a: UInt8, _ b: UInt8) -> UInt8 { a > b ? a - b : 0 }
+
+    /// Perceived brightness of a premultiplied pixel over black (Rec. 709 weights / 256).
+    @inlinable public static func luma(_ p: Pixel) -> UInt8 {
+        UInt8(truncatingIfNeeded: (54 &* UInt32(p.r) &+ 183 &* UInt32(p.g) &+ 19 &* UInt32(p.b) &+ 128) >> 8)
+    }
+
+    /// `round(255 × (i/255)^gamma)` for every byte; built once when a display opens (the only
+    /// floating point, a human value entering).
+    public static func gammaTable(_ gamma: Double) -> [UInt8] {
+        (0..<256).map { i in
+            if gamma == 1 || i == 0 { return UInt8(i) }
+            let value = _exp(gamma * _log(Double(i) / 255)) * 255
+            return UInt8(Swift.max(0, Swift.min(255, value.rounded())))
+        }
+    }
+
+    /// 0...100 % to 0...`maximum`, rounded.
+    public static func level(percent: Int, maximum: Int) -> Int { (percent * maximum + 50) / 100 }
+
+    /// The 4x4 Bayer matrix (values 0...15) for ordered dithering.
+    public static let bayer4: [UInt8] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5]
+}
+
+// exp and log for the gamma table without Foundation: Glibc's, through the C library.
+#if canImport(Glibc)
+import Glibc
+@usableFromInline func _exp(_ x: Double) -> Double { Glibc.exp(x) }
+@usableFromInline func _log(_ x: Double) -> Double { Glibc.log(x) }
+#elseif canImport(Musl)
+import Musl
+@usableFromInline func _exp(_ x: Double) -> Double { Musl.exp(x) }
+@usableFromInline func _log(_ x: Double) -> Double { Musl.log(x) }
+#endif
+
+/// The order colour bytes go on the wire: `grb` (WS2812), `bgr` (APA102), any permutation.
+public struct ColorOrder: Sendable, Equatable, CustomStringConvertible {
+    /// For each wire position, the source channel: 0 red, 1 green, 2 blue.
+    public let channels: (UInt8, UInt8, UInt8)
+    public static let rgb = ColorOrder(0, 1, 2), grb = ColorOrder(1, 0, 2), bgr = ColorOrder(2, 1, 0)
+    init(_ a: UInt8, _ b: UInt8, _ c: UInt8) { channels = (a, b, c) }
+    public static func == (l: ColorOrder, r: ColorOrder) -> Bool { l.channels == r.channels }
+
+    public static let all: [(String, ColorOrder)] = ["rgb", "rbg", "grb", "gbr", "brg", "bgr"].map { name in
+        let index: (Character) -> UInt8 = { $0 == "r" ? 0 : $0 == "g" ? 1 : 2 }
+        let c = Array(name)
+        return (name, ColorOrder(index(c[0]), index(c[1]), index(c[2])))
+    }
+
+    public var description: String {
+        let letters: [Character] = ["r", "g", "b"]
+        return String([letters[Int(channels.0)], letters[Int(channels.1)], letters[Int(channels.2)]])
+    }
+
+    func pick(_ p: Pixel, _ channel: UInt8) -> UInt8 { channel == 0 ? p.r : channel == 1 ? p.g : p.b }
+}

@@ -1,0 +1,159 @@
+import Transports
+
+/// Reads the `key=value` options of an LED display spec, refusing unknown keys and bad values
+/// with a message naming the key and what it accepts. Input boundary: runs once, at open.
+struct LEDOptionReader {
+    let spec: DisplaySpec
+    let accepted: [String]
+
+    init(_ spec: DisplaySpec, accepted: [String]) throws(DisplaySpecError) {
+        self.spec = spec
+        self.accepted = accepted
+        for option in spec.options where !accepted.contains(option.key) {
+            throw error("unknown option '\(option.key)'; \(spec.type) accepts: \(accepted.joined(separator: ", "))")
+        }
+    }
+
+    func error(_ message: String) -> DisplaySpecError { DisplaySpecError(spec: spec.description, message: message) }
+
+    func string(_ key: String) -> String? { spec[key] }
+
+    func int(_ key: String, default value: Int, in range: ClosedRange<Int>) throws(DisplaySpecError) -> Int {
+        guard let text = spec[key] else { return value }
+        guard let n = Int(text), range.contains(n) else {
+            throw error("'\(key)' must be an integer in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+        }
+        return n
+    }
+
+    func double(_ key: String, default value: Double, in range: ClosedRange<Double>) throws(DisplaySpecError) -> Double {
+        guard let text = spec[key] else { return value }
+        guard let n = Double(text), range.contains(n) else {
+            throw error("'\(key)' must be a number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+        }
+        return n
+    }
+
+    func bool(_ key: String, default value: Bool) throws(DisplaySpecError) -> Bool {
+        guard let text = spec[key] else { return value }
+        switch text.lowercased() {
+        case "true", "yes", "on", "1": return true
+        case "false", "no", "off", "0": return false
+        default: throw error("'\(key)' must be true or false, got '\(text)'")
+        }
+    }
+
+    func choice<T>(_ key: String, default value: T, _ choices: [(String, T)]) throws(DisplaySpecError) -> T {
+        guard let text = spec[key] else { return value }
+        guard let match = choices.first(where: { $0.0 == text.lowercased() }) else {
+            throw error("'\(key)' must be one of \(choices.map(\.0).joined(separator: ", ")), got '\(text)'")
+        }
+        return match.1
+    }
+
+    /// `WxH`, each side in `range`.
+    func size(_ key: String, default value: (Int, Int)?, in range: ClosedRange<Int>) throws(DisplaySpecError) -> (width: Int, height: Int) {
+        guard let text = spec[key] else {
+            if let value { return value }
+            throw error("'\(key)' is required, e.g. \(key)=16x16")
+        }
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), range.contains(w), range.contains(h) else {
+            throw error("'\(key)' must be WIDTHxHEIGHT with sides in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+        }
+        return (w, h)
+    }
+
+    func rotation(_ key: String = "rotate") throws(DisplaySpecError) -> MatrixRotation {
+        try choice(key, default: .none, [("0", .none), ("90", .clockwise90), ("180", .half), ("270", .clockwise270)])
+    }
+
+    func flip() throws(DisplaySpecError) -> MatrixFlip {
+        try choice("flip", default: .none, [("none", .none), ("false", .none), ("horizontal", .horizontal), ("h", .horizontal),
+                                            ("true", .horizontal), ("vertical", .vertical), ("v", .vertical), ("both", .both)])
+    }
+
+    /// 0...100 percent.
+    func brightness(default value: Int = 100) throws(DisplaySpecError) -> Int {
+        try int("brightness", default: value, in: 0...100)
+    }
+
+    func framesPerSecond(default value: Int = 60) throws(DisplaySpecError) -> Int {
+        try int("fps", default: value, in: 1...240)
+    }
+
+    func gamma() throws(DisplaySpecError) -> Double { try double("gamma", default: 2.2, in: 0.1...5) }
+}
+
+/// Keys every LED display takes for its transport.
+let transportKeys = ["spi", "speed", "gpiochip", "clock", "data", "latch", "dry-run"]
+
+/// How an LED display reaches its chips, as given in the spec.
+enum LEDTransportChoice {
+    case spi(path: String, speed: UInt32)
+    case gpio(chip: String, clock: UInt32, data: UInt32, latch: UInt32?)
+}
+
+extension LEDOptionReader {
+    /// `spi=/dev/spidevB.C[,speed=HZ]` (the default, /dev/spidev0.0) or
+    /// `gpiochip=CHIP,clock=N,data=N[,latch=N]`. `needsLatch`: the chip needs a chip select line
+    /// (MAX7219). `allowsGPIO`: false for WS2812, whose timing bit-banging cannot meet.
+    func transport(defaultSpeed: UInt32, needsLatch: Bool, allowsGPIO: Bool) throws(DisplaySpecError) -> LEDTransportChoice {
+        if let chip = spec["gpiochip"] {
+            guard allowsGPIO else {
+                throw error("\(spec.type) cannot be bit-banged over GPIO (its 800 kHz timing needs the SPI hardware); use spi=/dev/spidevB.C")
+            }
+            if spec["spi"] != nil { throw error("give either spi= or gpiochip=, not both") }
+            if spec["speed"] != nil { throw error("'speed' applies to spi= only; a bit-banged bus runs as fast as libgpiod can toggle lines") }
+            func line(_ key: String) throws(DisplaySpecError) -> UInt32? {
+                guard let text = spec[key] else { return nil }
+                guard let n = UInt32(text), n < 1024 else { throw error("'\(key)' must be a line offset on \(chip) (0, 1, ...), got '\(text)'") }
+                return n
+            }
+            guard let clock = try line("clock"), let data = try line("data") else {
+                throw error("gpiochip= needs clock= and data= line offsets, e.g. gpiochip=gpiochip0,clock=11,data=10" + (needsLatch ? ",latch=8" : ""))
+            }
+            let latch = try line("latch")
+            if needsLatch && latch == nil { throw error("\(spec.type) over GPIO needs latch= (the line wired to LOAD/CS), e.g. latch=8") }
+            if !needsLatch && latch != nil { throw error("\(spec.type) has no latch line; drop latch=") }
+            return .gpio(chip: chip, clock: clock, data: data, latch: latch)
+        }
+        for key in ["clock", "data", "latch"] where spec[key] != nil {
+            throw error("'\(key)' needs gpiochip= (bit-banged SPI over GPIO)")
+        }
+        let path = spec["spi"] ?? "/dev/spidev0.0"
+        guard path.hasPrefix("/") else { throw error("'spi' must be a device path such as /dev/spidev0.0, got '\(path)'") }
+        let speed = try int("speed", default: Int(defaultSpeed), in: 10_000...125_000_000)
+        return .spi(path: path, speed: UInt32(speed))
+    }
+
+    /// Opens the bus chosen by `transport`, or a capture transport when `dry-run=true`.
+    func openBus(_ choice: LEDTransportChoice, displayName: String) throws -> any SPIBus {
+        let dryRun = try bool("dry-run", default: false)
+        do {
+            switch choice {
+            case .spi(let path, let speed):
+                if dryRun {
+                    // As long a message as the real device would take, so a dry run finds frames too big for bufsiz.
+                    return SPICapture(name: "dry-run \(path)", maximumMessageLength: SPIDevice.readBufsiz(), recording: .last(64))
+                }
+                return try SPIDevice(path: path, mode: 0, speedHz: speed)
+            case .gpio(let chip, let clock, let data, let latch):
+                if dryRun {
+                    var names = ["clock", "data"]
+                    if latch != nil { names.append("latch") }
+                    let lines = GPIOCapture(name: "dry-run \(chip)", lineNames: names, initial: BitBangSPI.idleState(hasLatch: latch != nil),
+                                            recording: .last(1 << 16))
+                    return BitBangSPI(lines: lines, hasLatch: latch != nil)
+                }
+                return try BitBangSPI(chip: chip, clock: clock, data: data, latch: latch)
+            }
+        } catch {
+            throw DisplayError(display: displayName, message: error.description)
+        }
+    }
+}
+
+extension DisplayError {
+    init(display: String, _ error: TransportError) { self.init(display: display, message: error.description) }
+}

@@ -1,0 +1,221 @@
+import Raster
+import Transports
+
+/// N cascaded MAX7219 8x8 monochrome modules (`max7219:spi=/dev/spidev0.0,modules=8`).
+///
+/// Conventions follow luma.led_matrix, so settings carry over: the module nearest the controller
+/// shows the top-left 8x8 block and the chain runs left to right, then row by row (`rows=` for a
+/// grid; `reverse_order=true` reverses the chain); on a module, digit register d drives block
+/// column d−1 and data bit b block row b (bit 0 at the top); `block_orientation` (0, 90, −90,
+/// 180) rotates each block counter-clockwise before it is written, for modules mounted turned;
+/// `rotate` turns the whole picture clockwise, `flip` mirrors it.
+///
+/// Open sends the initialisation (scan limit 7, decode 0, test 0, intensity, clear, shutdown 1).
+/// Each frame is reduced to one bit per LED by `threshold` or 4x4 ordered dithering, and only the
+/// digit registers (the "rows") that changed are sent: one message of N words each, farthest
+/// module first. Nothing is sent when nothing changed. Encoding uses tables built at open and
+/// buffers sized at open: no allocation per frame.
+public final class MAX7219Display: Display {
+    public enum Mono: String, Sendable, CaseIterable { case threshold, dither }
+
+    public struct Configuration: Sendable {
+        public var modules: Int = 4
+        /// Rows of modules in the grid (modules must divide evenly).
+        public var rows: Int = 1
+        /// 0, 90, −90 or 180.
+        public var blockOrientation: Int = 0
+        public var reverseOrder = false
+        public var rotation: MatrixRotation = .none
+        public var flip: MatrixFlip = .none
+        /// 0...100 %, mapped to intensity 0...15.
+        public var brightness: Int = 50
+        public var mono: Mono = .threshold
+        /// A pixel is lit when its luma (0...255) is at least this (threshold mode).
+        public var threshold: Int = 128
+        public var framesPerSecond: Int = 60
+        public init() {}
+    }
+
+    // Registers (PROTOCOLS.md).
+    public static let noOp: UInt8 = 0x0, decodeMode: UInt8 = 0x9, intensity: UInt8 = 0xA, scanLimit: UInt8 = 0xB
+    public static let shutdown: UInt8 = 0xC, displayTest: UInt8 = 0xF
+
+    public let name: String
+    public let configuration: Configuration
+    public let canvasWidth: Int
+    public let canvasHeight: Int
+    public var framesPerSecond: Int { configuration.framesPerSecond }
+    /// Where the bytes go (a capture transport with `dry-run=true`).
+    public let bus: any SPIBus
+
+    private let modules: Int
+    /// For module m (chain position, 0 nearest the controller), digit d (0...7), bit b:
+    /// `source[(m × 8 + d) × 8 + b]` is the canvas pixel index and `limit[...]` the luma at or
+    /// above which it is lit.
+    private let source: [Int32]
+    private let limit: [UInt8]
+    /// The eight row messages, each `2 × modules` bytes (farthest module's word first), and what
+    /// the modules hold now.
+    private var frame: [UInt8]
+    private var shown: [UInt8]
+    private var rowValid: [Bool]
+    private var closed = false
+
+    public static let acceptedKeys = transportKeys + ["modules", "rows", "block_orientation", "reverse_order", "rotate", "flip",
+                                                      "brightness", "mono", "threshold", "fps"]
+
+    /// Opens the display a spec names, e.g. `max7219:spi=/dev/spidev0.0,modules=8` or
+    /// `max7219:gpiochip=gpiochip0,clock=11,data=10,latch=8,modules=4,dry-run=true`.
+    public static func open(_ spec: DisplaySpec) throws -> MAX7219Display {
+        let options = try LEDOptionReader(spec, accepted: acceptedKeys)
+        var c = Configuration()
+        c.modules = try options.int("modules", default: 4, in: 1...256)
+        c.rows = try options.int("rows", default: 1, in: 1...256)
+        guard c.modules % c.rows == 0 else {
+            throw options.error("'rows' must divide 'modules' evenly (\(c.modules) modules cannot make \(c.rows) equal rows)")
+        }
+        c.blockOrientation = try options.choice("block_orientation", default: 0, [("0", 0), ("90", 90), ("-90", -90), ("270", -90), ("180", 180)])
+        c.reverseOrder = try options.bool("reverse_order", default: false)
+        c.rotation = try options.rotation()
+        c.flip = try options.flip()
+        c.brightness = try options.brightness(default: 50)
+        c.mono = try options.choice("mono", default: .threshold, Mono.allCases.map { ($0.rawValue, $0) })
+        c.threshold = try options.int("threshold", default: 128, in: 1...255)
+        c.framesPerSecond = try options.framesPerSecond()
+        let choice = try options.transport(defaultSpeed: 8_000_000, needsLatch: true, allowsGPIO: true)
+        let bus = try options.openBus(choice, displayName: spec.description)
+        return try MAX7219Display(configuration: c, bus: bus, name: spec.description)
+    }
+
+    /// A display over `bus`; sends the initialisation sequence.
+    public init(configuration c: Configuration, bus: any SPIBus, name: String? = nil) throws(DisplayError) {
+        precondition(c.modules >= 1 && c.rows >= 1 && c.modules % c.rows == 0)
+        self.configuration = c
+        self.bus = bus
+        self.modules = c.modules
+        self.name = name ?? "max7219:\(bus.name)"
+        let columns = c.modules / c.rows
+        let transform = MatrixTransform(physicalWidth: columns * 8, physicalHeight: c.rows * 8, rotation: c.rotation, flip: c.flip)
+        canvasWidth = transform.canvasWidth
+        canvasHeight = transform.canvasHeight
+        var source = [Int32](repeating: 0, count: c.modules * 64)
+        var limit = [UInt8](repeating: UInt8(c.threshold), count: c.modules * 64)
+        for m in 0..<c.modules {
+            let block = c.reverseOrder ? c.modules - 1 - m : m
+            let bx = (block % columns) * 8, by = (block / columns) * 8
+            for digit in 0..<8 {
+                for bit in 0..<8 {
+                    // Native (column = digit, row = bit) holds the visual block rotated counter-clockwise
+                    // by block_orientation; find the visual (u, v) it shows.
+                    let (u, v): (Int, Int)
+                    switch c.blockOrientation {
+                    case 90: (u, v) = (7 - bit, digit)
+                    case -90: (u, v) = (bit, 7 - digit)
+                    case 180: (u, v) = (7 - digit, 7 - bit)
+                    default: (u, v) = (digit, bit)
+                    }
+                    let p = transform.canvasPoint(x: bx + u, y: by + v)
+                    let e = (m * 8 + digit) * 8 + bit
+                    source[e] = Int32(p.y * transform.canvasWidth + p.x)
+                    if c.mono == .dither { limit[e] = LED8.bayer4[(p.y & 3) * 4 + (p.x & 3)] * 16 + 8 }
+                }
+            }
+        }
+        self.source = source
+        self.limit = limit
+        frame = [UInt8](repeating: 0, count: 16 * c.modules)
+        shown = frame
+        rowValid = [Bool](repeating: false, count: 8)
+        for digit in 0..<8 {
+            for k in 0..<c.modules { frame[digit * 2 * c.modules + 2 * k] = UInt8(digit + 1) }
+        }
+        if 2 * c.modules > bus.maximumMessageLength {
+            throw DisplayError(display: self.name, SPIDevice.messageTooLong(device: bus.name, length: 2 * c.modules, bufsiz: bus.maximumMessageLength))
+        }
+        try initialise()
+    }
+
+    deinit { close() }
+
+    /// 0...100 % → MAX7219 intensity 0...15 (0 is the dimmest lit level, not off).
+    public static func intensity(forBrightness percent: Int) -> UInt8 { UInt8(LED8.level(percent: percent, maximum: 15)) }
+
+    /// Sends `register = value` to every module (one message).
+    public func writeAll(register: UInt8, value: UInt8) throws(DisplayError) {
+        var message = [UInt8](repeating: 0, count: 2 * modules)
+        for k in 0..<modules { message[2 * k] = register; message[2 * k + 1] = value }
+        do { try bus.send(message) } catch { throw DisplayError(display: name, error) }
+    }
+
+    /// Scan limit 7, decode 0, test 0, intensity, clear, shutdown 1 (PROTOCOLS.md).
+    private func initialise() throws(DisplayError) {
+        try writeAll(register: MAX7219Display.scanLimit, value: 7)
+        try writeAll(register: MAX7219Display.decodeMode, value: 0)
+        try writeAll(register: MAX7219Display.displayTest, value: 0)
+        try writeAll(register: MAX7219Display.intensity, value: MAX7219Display.intensity(forBrightness: configuration.brightness))
+        for digit in 0..<8 { try writeAll(register: UInt8(digit + 1), value: 0) }
+        for i in 0..<shown.count where i % 2 == 1 { shown[i] = 0 }
+        for i in 0..<8 { rowValid[i] = true }
+        try writeAll(register: MAX7219Display.shutdown, value: 1)
+    }
+
+    public func show(_ canvas: Canvas) throws(DisplayError) {
+        precondition(canvas.width == canvasWidth && canvas.height == canvasHeight, "canvas must be \(canvasWidth)x\(canvasHeight)")
+        let n = modules
+        canvas.pixels.withUnsafeBufferPointer { pixels in
+            source.withUnsafeBufferPointer { source in
+                limit.withUnsafeBufferPointer { limit in
+                    frame.withUnsafeMutableBufferPointer { frame in
+                        for m in 0..<n {
+                            let word = n - 1 - m  // farthest module's word goes first
+                            for digit in 0..<8 {
+                                var byte: UInt8 = 0
+                                let base = (m * 8 + digit) * 8
+                                for bit in 0..<8 where LED8.luma(pixels[Int(source[base + bit])]) >= limit[base + bit] {
+                                    byte |= 1 << UInt8(bit)
+                                }
+                                frame[digit * 2 * n + 2 * word + 1] = byte
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        try sendChangedRows()
+    }
+
+    /// All LEDs off (through the same changed-rows path).
+    public func clear() throws(DisplayError) {
+        for i in 0..<frame.count where i % 2 == 1 { frame[i] = 0 }
+        try sendChangedRows()
+    }
+
+    private func sendChangedRows() throws(DisplayError) {
+        let length = 2 * modules
+        for digit in 0..<8 {
+            let start = digit * length
+            var same = rowValid[digit]
+            if same {
+                for i in stride(from: start + 1, to: start + length, by: 2) where frame[i] != shown[i] { same = false; break }
+            }
+            if same { continue }
+            rowValid[digit] = false
+            let result: Result<Void, TransportError> = frame.withUnsafeBytes { raw in
+                do throws(TransportError) {
+                    try bus.send(UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)]))
+                    return .success(())
+                } catch { return .failure(error) }
+            }
+            if case .failure(let error) = result { throw DisplayError(display: name, error) }
+            for i in start..<(start + length) { shown[i] = frame[i] }
+            rowValid[digit] = true
+        }
+    }
+
+    /// Blanks the modules and puts them in shutdown; the bus is released with the display.
+    public func close() {
+        if closed { return }
+        closed = true
+        try? writeAll(register: MAX7219Display.shutdown, value: 0)
+    }
+}

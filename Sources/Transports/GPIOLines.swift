@@ -1,0 +1,116 @@
+import CGpiod
+import Glibc
+import SystemPackage
+
+/// A set of output lines requested together, set all at once: bit i of `values` is line i.
+public protocol GPIOOutputLines: AnyObject {
+    var name: String { get }
+    /// How many lines (at most 64).
+    var count: Int { get }
+    /// Drives every line at once (one ioctl for the real chip).
+    func set(_ values: UInt64) throws(TransportError)
+}
+
+/// Output lines of a real GPIO chip through libgpiod (v1.6 API; the C shim in CGpiod also builds
+/// against 2.x). The chip is given by path, name, number or label; the lines are requested in one
+/// bulk request with consumer "loaderd" and released, with the chip closed, in `deinit`.
+public final class GPIOChipLines: GPIOOutputLines {
+    public let name: String
+    public let chip: String
+    public let offsets: [UInt32]
+    private var handle: UnsafeMutablePointer<loaderd_gpio_lines>?
+    private var values: [Int32]
+
+    /// The consumer name other programs (gpioinfo) see on our lines.
+    public static let consumer = "loaderd"
+
+    /// Opens `chip` and requests `offsets` as outputs with the given initial values (bit i for
+    /// line i). `lineNames` name the lines' roles in errors ("clock", "data").
+    public init(chip: String, offsets: [UInt32], lineNames: [String], initial: UInt64) throws(TransportError) {
+        precondition(offsets.count == lineNames.count && !offsets.isEmpty && offsets.count <= 64)
+        self.chip = chip
+        self.offsets = offsets
+        self.name = chip + " " + zip(lineNames, offsets).map { "\($0)=\($1)" }.joined(separator: " ")
+        for i in offsets.indices {
+            if let j = offsets[..<i].firstIndex(of: offsets[i]) {
+                throw TransportError(device: chip, message: "\(lineNames[j]) and \(lineNames[i]) are both line \(offsets[i]); give each its own line")
+            }
+        }
+        values = (0..<offsets.count).map { Int32(truncatingIfNeeded: (initial >> UInt64($0)) & 1) }
+        var failure = loaderd_gpio_failure()
+        let h = offsets.withUnsafeBufferPointer { offs in
+            values.withUnsafeBufferPointer { vals in
+                loaderd_gpio_request_output(chip, offs.baseAddress, UInt32(offs.count), GPIOChipLines.consumer, vals.baseAddress, &failure)
+            }
+        }
+        guard let h else { throw GPIOChipLines.requestError(chip: chip, offsets: offsets, lineNames: lineNames, failure: failure) }
+        handle = h
+    }
+
+    deinit { release() }
+
+    /// Releases the lines and closes the chip; later sets fail. Safe to call twice.
+    public func release() {
+        if let h = handle { loaderd_gpio_release(h); handle = nil }
+    }
+
+    public var count: Int { offsets.count }
+
+    public func set(_ bits: UInt64) throws(TransportError) {
+        guard let h = handle else { throw TransportError(device: chip, message: "lines were released") }
+        let result = values.withUnsafeMutableBufferPointer { vals -> Int32 in
+            for i in 0..<vals.count { vals[i] = Int32(truncatingIfNeeded: (bits >> UInt64(i)) & 1) }
+            return loaderd_gpio_set_values(h, vals.baseAddress)
+        }
+        if result != 0 {
+            let errno = Errno(rawValue: Glibc.errno)
+            throw TransportError(device: name, message: "setting line values failed: \(errno)", errno: errno)
+        }
+    }
+
+    /// "1.6.3" (v1) or the 2.x version: what this build links.
+    public static var libraryVersion: String { String(cString: loaderd_gpiod_version()) }
+    /// 1 or 2: the libgpiod API this build was compiled against.
+    public static var libraryAPI: Int { Int(loaderd_gpiod_api()) }
+
+    static func requestError(chip: String, offsets: [UInt32], lineNames: [String], failure: loaderd_gpio_failure) -> TransportError {
+        var f = failure
+        let errno = Errno(rawValue: f.error)
+        func text<T>(_ field: inout T) -> String {
+            withUnsafeBytes(of: &field) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+        }
+        let chipName = text(&f.chip_name), label = text(&f.chip_label)
+        let described = chipName.isEmpty ? chip : chipName + (label.isEmpty ? "" : " [\(label)]")
+        let role = offsets.firstIndex(of: f.offset).map { lineNames[$0] + " " } ?? ""
+        switch Int(f.step) {
+        case Int(LOADERD_GPIO_STEP_OPEN_CHIP.rawValue):
+            switch errno {
+            case .noSuchFileOrDirectory, .operationNotSupportedByDevice, .noSuchAddressOrDevice:
+                let present = listDevices(prefix: "gpiochip")
+                let here = present.isEmpty
+                    ? "no GPIO chips on this machine"
+                    : "chips here: " + present.joined(separator: ", ") + " (gpiodetect lists their labels)"
+                return TransportError(device: chip, message: "no such GPIO chip '\(chip)' (by path, name, number or label): \(here)", errno: errno)
+            case .permissionDenied, .notPermitted:
+                return TransportError(device: chip, message: "permission denied opening the GPIO chip: add the user to the 'gpio' group (usermod -aG gpio USER, then log in again) or run loaderd as root", errno: errno)
+            default:
+                return TransportError(device: chip, message: "cannot open the GPIO chip: \(errno)", errno: errno)
+            }
+        case Int(LOADERD_GPIO_STEP_GET_LINE.rawValue):
+            return TransportError(device: chip, message: "no \(role)line \(f.offset) on \(described): it has \(f.num_lines) lines (0...\(Int(f.num_lines) - 1))", errno: errno)
+        case Int(LOADERD_GPIO_STEP_REQUEST.rawValue):
+            switch errno {
+            case .resourceBusy:
+                let consumer = text(&f.consumer)
+                let holder = consumer.isEmpty ? "another consumer (unnamed, possibly the kernel)" : "'\(consumer)'"
+                return TransportError(device: chip, message: "\(role)line \(f.offset) on \(described) is busy: held by \(holder); stop it or pick another line (gpioinfo shows who holds what)", errno: errno)
+            case .permissionDenied, .notPermitted:
+                return TransportError(device: chip, message: "permission denied requesting lines: add the user to the 'gpio' group or run loaderd as root", errno: errno)
+            default:
+                return TransportError(device: chip, message: "cannot request lines \(offsets.map(String.init).joined(separator: ",")) on \(described): \(errno)", errno: errno)
+            }
+        default:
+            return TransportError(device: chip, message: "cannot request \(offsets.count) lines: \(errno)", errno: errno)
+        }
+    }
+}

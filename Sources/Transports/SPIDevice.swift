@@ -1,0 +1,142 @@
+import CLinux
+import Glibc
+import SystemPackage
+
+/// Hardware SPI through the kernel's spidev (`/dev/spidevB.C`). Mode, word size and clock are set
+/// once when the device opens; each message is one `SPI_IOC_MESSAGE(1)` ioctl with a transfer
+/// prepared at open (only its buffer and length change), so sending allocates nothing. The file
+/// descriptor is closed in `deinit` (or by `close()`).
+public final class SPIDevice: SPIBus {
+    public let name: String
+    public let mode: UInt8
+    /// The clock requested at open.
+    public let speedHz: UInt32
+    /// spidev's `bufsiz` (bytes per message), read at open.
+    public let maximumMessageLength: Int
+    private var descriptor: FileDescriptor?
+    private var transfer = spi_ioc_transfer()
+
+    /// Where spidev publishes its per-message limit.
+    public static let bufsizPath = "/sys/module/spidev/parameters/bufsiz"
+    /// spidev's default when the parameter cannot be read.
+    public static let defaultBufsiz = 4096
+
+    /// Opens `path` and sets `mode`, 8 bits per word and `speedHz`.
+    public init(path: String, mode: UInt8 = 0, speedHz: UInt32) throws(TransportError) {
+        self.name = path
+        self.mode = mode
+        self.speedHz = speedHz
+        self.maximumMessageLength = SPIDevice.readBufsiz()
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(FilePath(path), .readWrite, options: [.closeOnExec])
+        } catch {
+            let errno = error as? Errno ?? .ioError
+            throw SPIDevice.openError(path: path, errno: errno)
+        }
+        do {
+            try fd.spiSetMode(mode)
+        } catch {
+            try? fd.close()
+            if error == .inappropriateIOCTLForDevice || error == .invalidArgument {
+                throw TransportError(device: path, message: "not an spidev device (SPI_IOC_WR_MODE refused: \(error)); use a /dev/spidevB.C node", errno: error)
+            }
+            throw TransportError(device: path, message: "cannot set SPI mode \(mode): \(error)", errno: error)
+        }
+        do {
+            try fd.spiSetBitsPerWord(8)
+        } catch {
+            try? fd.close()
+            throw TransportError(device: path, message: "cannot set 8 bits per word: \(error)", errno: error)
+        }
+        do {
+            try fd.spiSetMaxSpeed(hertz: speedHz)
+        } catch {
+            try? fd.close()
+            throw TransportError(device: path, message: "cannot set the SPI clock to \(speedHz) Hz: \(error) (try a lower speed=)", errno: error)
+        }
+        descriptor = fd
+        transfer.speed_hz = speedHz
+        transfer.bits_per_word = 8
+    }
+
+    deinit { close() }
+
+    /// Closes the device; later sends fail. Safe to call twice.
+    public func close() {
+        if let fd = descriptor { try? fd.close(); descriptor = nil }
+    }
+
+    public func send(_ message: UnsafeRawBufferPointer) throws(TransportError) {
+        guard let fd = descriptor else { throw TransportError(device: name, message: "device is closed") }
+        if message.isEmpty { return }
+        if message.count > maximumMessageLength {
+            throw SPIDevice.messageTooLong(device: name, length: message.count, bufsiz: maximumMessageLength)
+        }
+        transfer.tx_buf = UInt64(UInt(bitPattern: message.baseAddress))
+        transfer.len = UInt32(message.count)
+        let result = withUnsafePointer(to: &transfer) { pointer in
+            fd._spiMessage(UnsafeBufferPointer(start: pointer, count: 1), retryOnInterrupt: true)
+        }
+        transfer.tx_buf = 0
+        switch result {
+        case .success: return
+        case .failure(let errno):
+            if errno == .messageTooLong {
+                throw SPIDevice.messageTooLong(device: name, length: message.count, bufsiz: maximumMessageLength)
+            }
+            throw TransportError(device: name, message: "SPI transfer of \(message.count) bytes failed: \(errno)", errno: errno)
+        }
+    }
+
+    /// spidev's bufsiz from sysfs, or the default 4096 when it cannot be read.
+    public static func readBufsiz(path: String = bufsizPath) -> Int {
+        guard let fd = try? FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec]) else { return defaultBufsiz }
+        defer { try? fd.close() }
+        var bytes = [UInt8](repeating: 0, count: 32)
+        guard let count = try? bytes.withUnsafeMutableBytes({ try fd.read(into: $0) }), count > 0 else { return defaultBufsiz }
+        let text = String(decoding: bytes[..<count], as: UTF8.self).filter { $0.isNumber }
+        return Int(text).flatMap { $0 > 0 ? $0 : nil } ?? defaultBufsiz
+    }
+
+    /// The error for a frame longer than spidev's per-message limit, with the fix.
+    public static func messageTooLong(device: String, length: Int, bufsiz: Int) -> TransportError {
+        TransportError(device: device,
+                       message: "frame is \(length) bytes, spidev bufsiz is \(bufsiz): add spidev.bufsiz=65536 to the kernel command line (/boot/firmware/cmdline.txt) and reboot",
+                       errno: .messageTooLong)
+    }
+
+    /// The error for a failed open, with the fix for the usual causes.
+    static func openError(path: String, errno: Errno) -> TransportError {
+        switch errno {
+        case .noSuchFileOrDirectory:
+            let present = listDevices(prefix: "spidev")
+            let here = present.isEmpty ? "" : " (SPI devices here: " + present.map { "/dev/" + $0 }.joined(separator: ", ") + ")"
+            return TransportError(device: path,
+                                  message: "no \(path): enable SPI (dtparam=spi=on in /boot/firmware/config.txt, /boot/config.txt before bookworm, then reboot) or load spidev (modprobe spidev)" + here,
+                                  errno: errno)
+        case .permissionDenied, .notPermitted:
+            return TransportError(device: path,
+                                  message: "permission denied: add the user to the 'spi' group (usermod -aG spi USER, then log in again) or run loaderd as root",
+                                  errno: errno)
+        case .resourceBusy:
+            return TransportError(device: path, message: "device busy: another program holds it", errno: errno)
+        default:
+            return TransportError(device: path, message: "cannot open: \(errno)", errno: errno)
+        }
+    }
+}
+
+/// Names in /dev starting with `prefix`, sorted (for error messages only).
+func listDevices(prefix: String) -> [String] {
+    guard let dir = opendir("/dev") else { return [] }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+        if name.hasPrefix(prefix) { names.append(name) }
+    }
+    return names.sorted()
+}
