@@ -49,7 +49,7 @@ struct Loaderd: ParsableCommand {
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "LEVEL"))
     var logLevel: String = "info"
 
-    @Option(help: ArgumentHelp("TEST: every frame is drawn at this elapsed time, so frames are deterministic.", valueName: "SECONDS"))
+    @Option(help: ArgumentHelp("TEST: every frame is drawn at this elapsed time, so frames are deterministic (redrawn only when a command changes something; an exit never ends).", valueName: "SECONDS"))
     var freezeTime: Double?
 
     @Option(help: ArgumentHelp("Config file (not read yet: config parsing is being written).", valueName: "FILE"))
