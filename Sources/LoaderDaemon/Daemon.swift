@@ -9,9 +9,9 @@ import SystemPackage
 /// The daemon: one thread, one `poll()` over the signalfd, the frame timerfd, the watchdog
 /// timerfd, the listening socket and the clients. Nothing in it blocks but `poll`.
 public final class Daemon {
-    let configuration: DaemonConfiguration
-    let logger: Logger
-    let slots: [DisplaySlot]
+    var configuration: DaemonConfiguration
+    var logger: Logger
+    var slots: [DisplaySlot]
     let listener: ListeningSocket
     var signals: SignalFD
     var frameTimer: TimerFD
@@ -26,6 +26,10 @@ public final class Daemon {
     /// Read buffer shared by all clients (one read at a time), allocated once.
     var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
     var running = true
+
+    /// Re-reads the settings on SIGHUP (the config file merged with the command line); nil when
+    /// there is nothing to re-read. Throws a message naming what is wrong in the file.
+    public var reloadConfiguration: (() throws -> DaemonConfiguration)?
 
     public private(set) var framesDrawn: Int64 = 0
     public private(set) var framesDropped: Int64 = 0
@@ -173,14 +177,49 @@ public final class Daemon {
         }
     }
 
-    /// SIGHUP: re-read the settings. The config file (`Config.load(path:)`) is wired in here once
-    /// it lands; until then the command-line settings are all there is, and they are kept.
+    /// SIGHUP: re-read the config file. A bad file is reported and the running settings are kept
+    /// whole. A good one takes effect for the limits and the log level at once, and for the
+    /// displays when their list changed (all new displays must open, or the old ones stay).
+    /// What is on screen (loader, progress, message) is the commands' business and is kept; the
+    /// file's `[loader]` applies at the next launch. The socket is not moved while running.
     public func reload() {
-        if let path = configuration.configPath {
-            logger.notice("SIGHUP: config file \(path) is not read yet (config parsing is not merged); settings kept")
-        } else {
+        guard let reloadConfiguration else {
             logger.notice("SIGHUP: no config file; command-line settings kept")
+            return
         }
+        let new: DaemonConfiguration
+        do { new = try reloadConfiguration() } catch {
+            logger.error("SIGHUP: \(error); the running settings are kept")
+            return
+        }
+        if new.displays != configuration.displays {
+            var opened: [DisplaySlot] = []
+            do {
+                for spec in new.displays { opened.append(DisplaySlot(display: try DisplayFactory.open(spec), spec: spec)) }
+            } catch {
+                for slot in opened { slot.display.close() }
+                logger.error("SIGHUP: \(error); the running displays are kept")
+                return
+            }
+            for slot in slots {
+                do { try slot.display.clear() } catch { logger.warning("\(error)") }
+                slot.display.close()
+            }
+            slots = opened
+            for slot in slots {
+                logger.info("display \(slot.display.name) \(slot.display.canvasWidth)x\(slot.display.canvasHeight) at \(slot.display.framesPerSecond) fps")
+            }
+            rebuildScenes(now: MonotonicClock.now())
+        }
+        if new.socketPath != configuration.socketPath || new.socketGroup != configuration.socketGroup {
+            logger.warning("SIGHUP: the socket path and group take effect at the next start")
+        }
+        var kept = new
+        kept.socketPath = configuration.socketPath
+        kept.socketGroup = configuration.socketGroup
+        configuration = kept
+        logger.logLevel = new.logLevel
+        logger.notice("SIGHUP: settings reloaded")
     }
 
     func shutdown() {
@@ -331,6 +370,22 @@ public final class Daemon {
         }
     }
 
+    var sceneOptions: SceneOptions {
+        var options = SceneOptions()
+        options.messageStyle = configuration.messageStyle
+        return options
+    }
+
+    /// New displays (a reload) get scenes for the session on screen, then everything redraws.
+    func rebuildScenes(now: Int64) {
+        if let session = state.session {
+            for slot in slots where slot.scene == nil {
+                slot.scene = Scene(loader: session.loader, width: slot.display.canvasWidth, height: slot.display.canvasHeight, options: sceneOptions)
+            }
+        }
+        invalidateAll(now: now)
+    }
+
     func startLoader(_ name: String, _ assignments: [Assignment], now: Int64) -> Result<String, ProtocolError> {
         guard let type = Catalog.type(named: name) else {
             return .failure(ProtocolError(.unknownLoader, "unknown loader '\(RequestParser.quote(Substring(name)))'; loaders: " + Catalog.names.joined(separator: ", ")))
@@ -346,7 +401,7 @@ public final class Daemon {
         }
         state.start(name: type.name, assignments: assignments, loader: loader, now: now)
         for slot in slots {
-            slot.scene = Scene(loader: loader, width: slot.display.canvasWidth, height: slot.display.canvasHeight)
+            slot.scene = Scene(loader: loader, width: slot.display.canvasWidth, height: slot.display.canvasHeight, options: sceneOptions)
         }
         sessionChanged(now: now)
         logger.info("started \(type.name)")

@@ -1,5 +1,6 @@
 import Displays
 import FixedPoint
+import Loaders
 import Logging
 
 /// Everything the daemon is told at start (command line now; the config file later).
@@ -12,6 +13,8 @@ public struct DaemonConfiguration: Sendable {
     public var assignments: [Assignment] = []
     public var progress: Percent? = nil
     public var message: String? = nil
+    /// How the message line is drawn under the loaders started from now on.
+    public var messageStyle: MessageStyle = .plain
     public var maxClients = 64
     /// Nanoseconds a client may stay silent before it is disconnected.
     public var idleTimeout: Int64 = 60_000_000_000
@@ -23,6 +26,27 @@ public struct DaemonConfiguration: Sendable {
     public var configPath: String? = nil
 
     public init() {}
+}
+
+extension DaemonConfiguration {
+    /// The settings of a config file (`--config`); command-line flags are applied on top by the
+    /// caller. `idle_timeout = 0` (never) becomes a timeout no client reaches.
+    public init(_ config: Config, path: String) {
+        self.init()
+        socketPath = config.daemon.socket
+        socketGroup = config.daemon.socketGroup
+        displays = config.displays
+        loader = config.loader.name
+        assignments = config.loader.parameters.map { Assignment(key: $0.key, value: $0.value) }
+        progress = config.loader.progress.map { Percent(thousandths: Int(($0 * 1000).rounded())) }
+        message = config.loader.message
+        messageStyle = config.loader.messageStyle
+        maxClients = config.daemon.maxClients
+        idleTimeout = config.daemon.idleTimeout == 0 ? Int64.max / 4 : config.daemon.idleTimeout * 1000
+        maxLine = config.daemon.maxLine
+        logLevel = config.daemon.logLevel
+        configPath = path
+    }
 }
 
 /// The version `version` reports.

@@ -19,8 +19,8 @@ struct Loaderd: ParsableCommand {
         version: LoaderDaemonVersion.version
     )
 
-    @Option(help: ArgumentHelp("The control socket.", valueName: "PATH"))
-    var socket: String = "/run/loaderd/loaderd.sock"
+    @Option(help: ArgumentHelp("The control socket (default: the config's, else /run/loaderd/loaderd.sock).", valueName: "PATH"))
+    var socket: String?
 
     @Option(help: ArgumentHelp("Group allowed to use the socket (mode 0660); others are denied.", valueName: "NAME"))
     var socketGroup: String?
@@ -40,33 +40,33 @@ struct Loaderd: ParsableCommand {
     @Option(help: "The message line at launch.")
     var message: String?
 
-    @Option(help: "Most clients connected at once.")
-    var maxClients: Int = 64
+    @Option(help: "Most clients connected at once (default: the config's, else 64).")
+    var maxClients: Int?
 
-    @Option(help: ArgumentHelp("Close a client silent for this long.", valueName: "SECONDS"))
-    var idleTimeout: Double = 60
+    @Option(help: ArgumentHelp("Close a client silent for this long (default: the config's, else 60).", valueName: "SECONDS"))
+    var idleTimeout: Double?
 
-    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "LEVEL"))
-    var logLevel: String = "info"
+    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default: the config's, else info).", valueName: "LEVEL"))
+    var logLevel: String?
 
     @Option(help: ArgumentHelp("TEST: every frame is drawn at this elapsed time, so frames are deterministic (redrawn only when a command changes something; an exit never ends).", valueName: "SECONDS"))
     var freezeTime: Double?
 
-    @Option(help: ArgumentHelp("Config file (not read yet: config parsing is being written).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Read settings from this TOML file (config/loaderd.toml documents every key); flags given here override it. SIGHUP re-reads it.", valueName: "FILE"))
     var config: String?
 
-    @Option(help: ArgumentHelp("Check a config file and exit (not available yet).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Check a config file, print what is wrong with line, column and key, and exit (0 when good).", valueName: "FILE"))
     var checkConfig: String?
 
     func validate() throws {
         if let progress, Percent(parsing: Substring(progress)) == nil {
             throw ValidationError("--progress must be a decimal from 0 to 100, got '\(progress)'")
         }
-        guard (1...4096).contains(maxClients) else { throw ValidationError("--max-clients must be from 1 to 4096, got \(maxClients)") }
-        guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 86_400 else {
+        if let maxClients, !(1...4096).contains(maxClients) { throw ValidationError("--max-clients must be from 1 to 4096, got \(maxClients)") }
+        if let idleTimeout, !(idleTimeout.isFinite && idleTimeout > 0 && idleTimeout <= 86_400) {
             throw ValidationError("--idle-timeout must be more than 0 and at most 86400 seconds, got \(idleTimeout)")
         }
-        guard Logger.Level(rawValue: logLevel) != nil else {
+        if let logLevel, Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError("--log-level must be one of " + Logger.Level.allCases.map(\.rawValue).joined(separator: ", ") + ", got '\(logLevel)'")
         }
         if let freezeTime, !(freezeTime.isFinite && freezeTime >= 0 && freezeTime <= 1_000_000) {
@@ -76,7 +76,7 @@ struct Loaderd: ParsableCommand {
         for word in assignments where !word.contains("=") || word.hasPrefix("=") {
             throw ValidationError("--set expects key=value, got '\(word)'")
         }
-        if !assignments.isEmpty && loader == nil { throw ValidationError("--set needs --loader") }
+        if !assignments.isEmpty && loader == nil && config == nil { throw ValidationError("--set needs --loader") }
         for spec in display {
             do { _ = try DisplaySpec(parsing: spec) } catch { throw ValidationError(error.description) }
         }
@@ -84,43 +84,64 @@ struct Loaderd: ParsableCommand {
 
     func run() throws {
         if let checkConfig {
-            fail("--check-config \(checkConfig): config file parsing is not available in this build yet")
-        }
-        var settings = DaemonConfiguration()
-        settings.socketPath = socket
-        settings.socketGroup = socketGroup
-        settings.loader = loader
-        settings.assignments = assignments.map { word in
-            let eq = word.firstIndex(of: "=")!
-            return Assignment(key: String(word[..<eq]), value: String(word[word.index(after: eq)...]))
-        }
-        settings.progress = progress.flatMap { Percent(parsing: Substring($0)) }
-        settings.message = message
-        settings.maxClients = maxClients
-        settings.idleTimeout = Int64(idleTimeout * 1_000_000_000)
-        settings.freezeTime = freezeTime.map { Time.microseconds(seconds: $0) }
-        settings.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        settings.configPath = config
-        var specs = display
-        if specs.isEmpty {
-            guard isatty(STDOUT_FILENO) == 1 else {
-                fail("no --display given and standard output is not a terminal; display types: " + DisplayFactory.typeList)
+            do {
+                _ = try Config.load(path: checkConfig)
+                print("\(checkConfig): OK")
+                Glibc.exit(0)
+            } catch {
+                fail(error.description)
             }
-            specs = ["terminal:size=64x16"]
         }
-        settings.displays = specs.map { try! DisplaySpec(parsing: $0) }  // checked in validate()
+        let settings: DaemonConfiguration
+        do { settings = try self.settings() } catch { fail(error.description) }
 
         let level = settings.logLevel
         LoggingSystem.bootstrap { label in SyslogStderrLogHandler(label: label, level: level) }
         let logger = Logger(label: "loaderd")
-        if let config { logger.warning("--config \(config): config file parsing is not available in this build yet; using the command line") }
         let daemon: Daemon
         do {
             daemon = try Daemon(configuration: settings, logger: logger)
         } catch {
             fail("\(error)")
         }
+        if config != nil {
+            // SIGHUP re-reads the file and applies these same flags on top again.
+            daemon.reloadConfiguration = { try self.settings() }
+        }
         daemon.run()
+    }
+
+    /// The config file's settings (when --config is given) with the flags given here on top.
+    func settings() throws(ConfigError) -> DaemonConfiguration {
+        var settings = DaemonConfiguration()
+        if let config { settings = DaemonConfiguration(try Config.load(path: config), path: config) }
+        if let socket { settings.socketPath = socket }
+        if let socketGroup { settings.socketGroup = socketGroup }
+        if let loader {
+            settings.loader = loader
+            settings.assignments = []
+        }
+        if !assignments.isEmpty {
+            settings.assignments = assignments.map { word in
+                let eq = word.firstIndex(of: "=")!  // checked in validate()
+                return Assignment(key: String(word[..<eq]), value: String(word[word.index(after: eq)...]))
+            }
+        }
+        if let progress { settings.progress = Percent(parsing: Substring(progress)) }
+        if let message { settings.message = message }
+        if let maxClients { settings.maxClients = maxClients }
+        if let idleTimeout { settings.idleTimeout = Int64(idleTimeout * 1_000_000_000) }
+        if let freezeTime { settings.freezeTime = Time.microseconds(seconds: freezeTime) }
+        if let logLevel { settings.logLevel = Logger.Level(rawValue: logLevel) ?? .info }
+        if !display.isEmpty {
+            settings.displays = display.map { try! DisplaySpec(parsing: $0) }  // checked in validate()
+        } else if settings.displays.isEmpty {
+            guard isatty(STDOUT_FILENO) == 1 else {
+                throw ConfigError(source: config ?? "command line", message: "no --display given (nor a [[display]] in a --config file) and standard output is not a terminal; display types: " + DisplayFactory.typeList)
+            }
+            settings.displays = [try! DisplaySpec(parsing: "terminal:size=64x16")]
+        }
+        return settings
     }
 
     func fail(_ message: String) -> Never {

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--config`, `--check-config` and SIGHUP with a good and a bad file, on the real binary.
+@Suite struct ConfigFileTests {
+    func write(_ text: String, to path: String) throws { try text.write(toFile: path, atomically: true, encoding: .utf8) }
+
+    /// How many of `count` fresh connections are served (`OK pong`) rather than refused busy.
+    func served(_ daemon: DaemonProcess, count: Int) throws -> Int {
+        var clients: [Client] = []
+        var ok = 0
+        for _ in 0..<count {
+            let c = try daemon.client()
+            clients.append(c)
+            if (try? c.request("ping")) == "OK pong" { ok += 1 }
+        }
+        return ok
+    }
+
+    @Test func sighupAppliesAGoodFileAndKeepsEverythingOnABadOne() throws {
+        let dir = try Paths.temporaryDirectory()
+        let config = dir + "/loaderd.toml"
+        try write("[daemon]\nmax_clients = 2\n[loader]\nname = \"bar\"\nprogress = 20\n", to: config)
+        let daemon = try DaemonProcess(arguments: ["--config", config])
+        #expect(try daemon.client().request("status").contains("\"loader\":\"bar\""), "the file's [loader] starts at launch")
+        #expect(try served(daemon, count: 3) == 2, "max_clients = 2 from the file")
+
+        try write("[daemon]\nmax_clients = 3\n", to: config)
+        daemon.process.signal(SIGHUP)
+        #expect(try eventually { daemon.process.log.contains("SIGHUP: settings reloaded") })
+        #expect(try served(daemon, count: 4) == 3, "the reloaded limit applies")
+
+        try write("[daemon]\nmax_clients = \"many\"\n", to: config)
+        daemon.process.signal(SIGHUP)
+        #expect(try eventually { daemon.process.log.contains("max_clients: expected an integer") })
+        #expect(daemon.process.log.contains("the running settings are kept"))
+        // (The clients of the previous count may still be closing: ask until one is served.)
+        #expect(try eventually { (try? daemon.client().request("status"))?.contains("\"progress\":20.0") == true }, "what is on screen is kept")
+        #expect(try eventually { (try? served(daemon, count: 4)) == 3 }, "a bad file changes nothing")
+        #expect(try daemon.terminate() == 0)
+    }
+
+    @Test func checkConfigReportsLineColumnAndKey() throws {
+        let dir = try Paths.temporaryDirectory()
+        let bad = dir + "/bad.toml", good = dir + "/good.toml"
+        try write("[daemon]\nmax_clients = 2\nfsp = 3\n", to: bad)
+        try write("[loader]\nname = \"worm\"\n", to: good)
+        let log = dir + "/out"
+        let r1 = try Spawned(Paths.loaderd, ["--check-config", bad], logPath: log + "1")
+        #expect(try r1.wait() == 1)
+        #expect(r1.log.contains("bad.toml:3:1"), "\(r1.log)")
+        #expect(r1.log.contains("fsp"))
+        let r2 = try Spawned(Paths.loaderd, ["--check-config", good], logPath: log + "2")
+        #expect(try r2.wait() == 0)
+        #expect(r2.log.contains("good.toml: OK"))
+        let r3 = try Spawned(Paths.loaderd, ["--check-config", dir + "/missing.toml"], logPath: log + "3")
+        #expect(try r3.wait() == 1)
+        #expect(r3.log.contains("No such file or directory"))
+    }
+}
