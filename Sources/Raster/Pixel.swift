@@ -49,21 +49,48 @@ public enum BlendMode: Sendable, Hashable, CaseIterable {
     /// Composites `source` (already scaled by coverage) onto `destination`.
     @inlinable public func blend(_ source: Pixel, onto destination: Pixel) -> Pixel {
         switch self {
-        case .normal:
-            if source.a == 255 { return source }
-            let inv = UInt32(255 - source.a)
-            return Pixel(r: UInt8(truncatingIfNeeded: UInt32(source.r) + div255(UInt32(destination.r) * inv)),
-                         g: UInt8(truncatingIfNeeded: UInt32(source.g) + div255(UInt32(destination.g) * inv)),
-                         b: UInt8(truncatingIfNeeded: UInt32(source.b) + div255(UInt32(destination.b) * inv)),
-                         a: UInt8(truncatingIfNeeded: UInt32(source.a) + div255(UInt32(destination.a) * inv)))
-        case .screen:
-            @inline(__always) func s(_ x: UInt8, _ y: UInt8) -> UInt8 {
-                UInt8(truncatingIfNeeded: UInt32(x) + UInt32(y) - div255(UInt32(x) * UInt32(y)))
-            }
-            return Pixel(r: s(source.r, destination.r), g: s(source.g, destination.g), b: s(source.b, destination.b), a: s(source.a, destination.a))
-        case .plusLighter:
-            @inline(__always) func p(_ x: UInt8, _ y: UInt8) -> UInt8 { UInt8(truncatingIfNeeded: Swift.min(255, UInt32(x) + UInt32(y))) }
-            return Pixel(r: p(source.r, destination.r), g: p(source.g, destination.g), b: p(source.b, destination.b), a: p(source.a, destination.a))
+        case .normal: return NormalBlend.blend(source, onto: destination)
+        case .screen: return ScreenBlend.blend(source, onto: destination)
+        case .plusLighter: return PlusLighterBlend.blend(source, onto: destination)
         }
     }
+}
+
+/// One blend mode's arithmetic as a type, so that the canvas's pixel loops are compiled once per
+/// mode (`Canvas.composite`) instead of switching on the mode for every pixel.
+@usableFromInline protocol BlendOperation {
+    static func blend(_ source: Pixel, onto destination: Pixel) -> Pixel
+    /// Whether blending `source` gives `source` whatever the destination: then a run of such
+    /// pixels is a plain store.
+    static func replaces(with source: Pixel) -> Bool
+}
+
+@usableFromInline enum NormalBlend: BlendOperation {
+    @inlinable static func blend(_ source: Pixel, onto destination: Pixel) -> Pixel {
+        if source.a == 255 { return source }
+        let inv = UInt32(255 - source.a)
+        return Pixel(r: UInt8(truncatingIfNeeded: UInt32(source.r) + div255(UInt32(destination.r) * inv)),
+                     g: UInt8(truncatingIfNeeded: UInt32(source.g) + div255(UInt32(destination.g) * inv)),
+                     b: UInt8(truncatingIfNeeded: UInt32(source.b) + div255(UInt32(destination.b) * inv)),
+                     a: UInt8(truncatingIfNeeded: UInt32(source.a) + div255(UInt32(destination.a) * inv)))
+    }
+    @inlinable static func replaces(with source: Pixel) -> Bool { source.a == 255 }
+}
+
+@usableFromInline enum ScreenBlend: BlendOperation {
+    @inlinable static func blend(_ source: Pixel, onto destination: Pixel) -> Pixel {
+        @inline(__always) func s(_ x: UInt8, _ y: UInt8) -> UInt8 {
+            UInt8(truncatingIfNeeded: UInt32(x) + UInt32(y) - div255(UInt32(x) * UInt32(y)))
+        }
+        return Pixel(r: s(source.r, destination.r), g: s(source.g, destination.g), b: s(source.b, destination.b), a: s(source.a, destination.a))
+    }
+    @inlinable static func replaces(with source: Pixel) -> Bool { false }
+}
+
+@usableFromInline enum PlusLighterBlend: BlendOperation {
+    @inlinable static func blend(_ source: Pixel, onto destination: Pixel) -> Pixel {
+        @inline(__always) func p(_ x: UInt8, _ y: UInt8) -> UInt8 { UInt8(truncatingIfNeeded: Swift.min(255, UInt32(x) + UInt32(y))) }
+        return Pixel(r: p(source.r, destination.r), g: p(source.g, destination.g), b: p(source.b, destination.b), a: p(source.a, destination.a))
+    }
+    @inlinable static func replaces(with source: Pixel) -> Bool { false }
 }
