@@ -8,7 +8,7 @@ frames=${1:-200}; size=${2:-64x32}
 [ $# -ge 2 ] && shift 2 || shift $#
 loaders=${*:-"linkedin pagedots quizup shimmer worm skeleton bar"}
 cd "$(dirname "$0")/../Benchmarks"
-swift build -c release --product FrameCost >/dev/null
+swift build -c release --product FrameCost >/dev/null || { echo "building FrameCost failed" >&2; exit 1; }
 bin=$(swift build -c release --show-bin-path)/FrameCost
 pixels=$(echo "$size" | awk -Fx '{print $1 * $2}')
 count() {

@@ -40,7 +40,7 @@ public struct Canvas: Sendable {
     /// Fills every pixel with `color` (ignores clips).
     public mutating func clear(to color: Color = .clear) {
         let p = color.premultiplied
-        pixels.withUnsafeMutableBufferPointer { $0.update(repeating: p) }
+        pixels.withUnsafeMutableBufferPointer { fillRun($0.baseAddress!, count: $0.count, with: p) }
     }
 
     // MARK: Clips

@@ -109,12 +109,7 @@ extension Canvas {
                 if gradient {
                     for x in span.innerLo..<span.innerHi { line[x] = Blend.blend(paintRow[x].scaled(by: c), onto: line[x]) }
                 } else {
-                    let paint = solid.scaled(by: c)
-                    if Blend.replaces(with: paint) {
-                        (line + span.innerLo).update(repeating: paint, count: span.innerHi - span.innerLo)
-                    } else {
-                        for x in span.innerLo..<span.innerHi { line[x] = Blend.blend(paint, onto: line[x]) }
-                    }
+                    Blend.blendRun(line + span.innerLo, count: span.innerHi - span.innerLo, source: solid.scaled(by: c))
                 }
             }
         }

@@ -10,7 +10,7 @@ public struct Pixel: Sendable, Hashable {
         self.r = r; self.g = g; self.b = b; self.a = a
     }
 
-    public static let transparent = Pixel(r: 0, g: 0, b: 0, a: 0)
+    @inlinable public static var transparent: Pixel { Pixel(r: 0, g: 0, b: 0, a: 0) }
 
     /// This pixel scaled by `coverage` / 255 (coverage × opacity of a shape edge).
     @inlinable public func scaled(by coverage: UInt8) -> Pixel {
@@ -60,9 +60,14 @@ public enum BlendMode: Sendable, Hashable, CaseIterable {
 /// mode (`Canvas.composite`) instead of switching on the mode for every pixel.
 @usableFromInline protocol BlendOperation {
     static func blend(_ source: Pixel, onto destination: Pixel) -> Pixel
-    /// Whether blending `source` gives `source` whatever the destination: then a run of such
-    /// pixels is a plain store.
-    static func replaces(with source: Pixel) -> Bool
+    /// `count` pixels from `start`, each blended with the same `source`.
+    static func blendRun(_ start: UnsafeMutablePointer<Pixel>, count: Int, source: Pixel)
+}
+
+extension BlendOperation {
+    @inlinable static func blendRun(_ start: UnsafeMutablePointer<Pixel>, count: Int, source: Pixel) {
+        for i in 0..<count { start[i] = blend(source, onto: start[i]) }
+    }
 }
 
 @usableFromInline enum NormalBlend: BlendOperation {
@@ -74,7 +79,10 @@ public enum BlendMode: Sendable, Hashable, CaseIterable {
                      b: UInt8(truncatingIfNeeded: UInt32(source.b) + div255(UInt32(destination.b) * inv)),
                      a: UInt8(truncatingIfNeeded: UInt32(source.a) + div255(UInt32(destination.a) * inv)))
     }
-    @inlinable static func replaces(with source: Pixel) -> Bool { source.a == 255 }
+    @inlinable static func blendRun(_ start: UnsafeMutablePointer<Pixel>, count: Int, source: Pixel) {
+        // Opaque: a plain store, whatever was there.
+        if source.a == 255 { fillRun(start, count: count, with: source) } else { blendNormalRun(start, count: count, source: source) }
+    }
 }
 
 @usableFromInline enum ScreenBlend: BlendOperation {
@@ -84,7 +92,6 @@ public enum BlendMode: Sendable, Hashable, CaseIterable {
         }
         return Pixel(r: s(source.r, destination.r), g: s(source.g, destination.g), b: s(source.b, destination.b), a: s(source.a, destination.a))
     }
-    @inlinable static func replaces(with source: Pixel) -> Bool { false }
 }
 
 @usableFromInline enum PlusLighterBlend: BlendOperation {
@@ -92,5 +99,4 @@ public enum BlendMode: Sendable, Hashable, CaseIterable {
         @inline(__always) func p(_ x: UInt8, _ y: UInt8) -> UInt8 { UInt8(truncatingIfNeeded: Swift.min(255, UInt32(x) + UInt32(y))) }
         return Pixel(r: p(source.r, destination.r), g: p(source.g, destination.g), b: p(source.b, destination.b), a: p(source.a, destination.a))
     }
-    @inlinable static func replaces(with source: Pixel) -> Bool { false }
 }
