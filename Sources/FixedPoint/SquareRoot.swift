@@ -2,23 +2,24 @@
 ///
 /// It runs per edge pixel (through `Fixed.hypot`), so it is Newton's method from a close start
 /// instead of the 32-step digit-by-digit loop: the top 7–8 bits of n (an even shift, so the
-/// root's exponent is exact) pick a root with ~8 correct bits from `isqrtEstimates`; two Newton
-/// steps x ← (x + n / x) / 2 bring that to ~32 bits, more than a 64-bit input's root has; a last
-/// correction makes the result the exact floor whatever the estimate was.
+/// root's exponent is exact) pick a root with ~7 correct bits from `isqrtEstimates`, and each
+/// Newton step x ← ⌊(x + ⌊n / x⌋) / 2⌋ doubles that. After any step x ≥ r (the integer AM–GM
+/// inequality), so a final decrement makes it exact.
 @inlinable public func isqrt(_ n: UInt64) -> UInt64 {
     if n < 2 { return n }
     let bits = 64 - n.leadingZeroBitCount                // 2...64
     let shift = bits > 8 ? (bits - 7) & ~1 : 0           // even: n >> shift keeps 7 or 8 bits
     let top = Int(truncatingIfNeeded: n >> UInt64(shift)) // < 256
     var x = Swift.max(1, (UInt64(isqrtEstimates[top]) << UInt64(shift / 2)) >> 4)
-    // The relative error is < 2⁻⁶ here, so x + n / x cannot overflow; each step squares it
-    // (2⁻¹³, then 2⁻²⁷), which leaves x within a step or two of the root for every 64-bit n.
+    // Relative error < 2⁻⁶ here (so x + n / x cannot overflow), < 2⁻¹³ after one step, < 2⁻²⁷
+    // after two: enough for roots below 2²⁴ (n < 2⁴⁸, every pixel distance) to be within one of
+    // r; larger inputs take a third step.
     x = (x + n / x) >> 1
     x = (x + n / x) >> 1
-    // The root of a UInt64 is < 2³², so the squares below cannot overflow.
+    if n >> 48 != 0 { x = (x + n / x) >> 1 }
+    // The root of a UInt64 is < 2³², so clamping keeps x ≥ r and the square cannot overflow.
     x = Swift.min(x, 0xFFFF_FFFF)
     while x * x > n { x -= 1 }
-    while x < 0xFFFF_FFFF && (x + 1) * (x + 1) <= n { x += 1 }
     return x
 }
 

@@ -127,7 +127,7 @@ public struct Ellipse: Shape {
         if nx * inside.x + ny * inside.y - offset > .zero { nx = -nx; ny = -ny; offset = -offset }
     }
     /// Signed distance of (x, y) outside the edge (negative inside).
-    @inlinable func distance(_ x: Fixed, _ y: Fixed) -> Fixed { nx * x + ny * y - offset }
+    @inlinable @inline(__always) func distance(_ x: Fixed, _ y: Fixed) -> Fixed { nx * x + ny * y - offset }
 }
 
 /// A triangle, any winding.
