@@ -33,7 +33,8 @@ let package = Package(
                 .product(name: "Raster", package: parentName),
                 .product(name: "Loaders", package: parentName),
             ],
-            path: "Benchmarks/FrameCost"
+            // Outside Benchmarks/: the benchmark plugin runs every executable it finds there.
+            path: "Tools/FrameCost"
         ),
     ]
 )
