@@ -27,5 +27,16 @@ let package = Package(
             path: "Benchmarks/RenderBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Renders N frames of one loader, for instruction counts with callgrind (docs/PERFORMANCE.md).
+        .executableTarget(
+            name: "FrameCost",
+            dependencies: [
+                .product(name: "FixedPoint", package: parentName),
+                .product(name: "Raster", package: parentName),
+                .product(name: "Loaders", package: parentName),
+            ],
+            // Outside Benchmarks/: the benchmark plugin runs every executable it finds there.
+            path: "Tools/FrameCost"
+        ),
     ]
 )

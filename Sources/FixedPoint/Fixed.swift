@@ -68,13 +68,15 @@ public struct Fixed: Sendable, Hashable, Comparable {
         return Fixed(saturatingRaw: rounded)
     }
 
-    public static let zero = Fixed(raw: 0)
-    public static let one = Fixed(raw: 1 << 16)
-    public static let half = Fixed(raw: 1 << 15)
-    public static let max = Fixed(raw: .max)
-    public static let min = Fixed(raw: .min)
+    // Computed and inlinable rather than `static let`: a stored static is a lazily initialised
+    // global that other modules reach through an accessor call, on every use, per pixel.
+    @inlinable public static var zero: Fixed { Fixed(raw: 0) }
+    @inlinable public static var one: Fixed { Fixed(raw: 1 << 16) }
+    @inlinable public static var half: Fixed { Fixed(raw: 1 << 15) }
+    @inlinable public static var max: Fixed { Fixed(raw: .max) }
+    @inlinable public static var min: Fixed { Fixed(raw: .min) }
     /// The smallest positive step, 1/65536.
-    public static let epsilon = Fixed(raw: 1)
+    @inlinable public static var epsilon: Fixed { Fixed(raw: 1) }
 
     // MARK: Conversions out
 

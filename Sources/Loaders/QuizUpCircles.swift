@@ -86,7 +86,7 @@ public struct QuizUpCircles: Loader {
 /// (w, 0.33h), (w/2, h). The triangles are disjoint and share the segment x = w/2,
 /// 0.33h ≤ y ≤ 0.66h, so the bolt's coverage is the sum of theirs: a pixel straddling the shared
 /// edge comes out full instead of showing a seam (which drawing them one over the other would).
-private struct Bolt: Shape {
+struct Bolt: Shape {
     let left: Triangle
     let right: Triangle
     let bounds: FixedRect
@@ -104,5 +104,20 @@ private struct Bolt: Shape {
 
     func coverage(x: Fixed, y: Fixed) -> UInt8 {
         UInt8(Swift.min(255, Int(left.coverage(x: x, y: y)) + Int(right.coverage(x: x, y: y))))
+    }
+
+    /// Zero outside both triangles' spans (their hull); 255 wherever either triangle is 255, the
+    /// sum being clamped (the larger of their full runs, or both when they touch or overlap).
+    func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan {
+        let l = left.rowSpan(y: y, columns: columns), r = right.rowSpan(y: y, columns: columns)
+        let lo = l.isEmpty ? r.lo : (r.isEmpty ? l.lo : Swift.min(l.lo, r.lo))
+        let hi = l.isEmpty ? r.hi : (r.isEmpty ? l.hi : Swift.max(l.hi, r.hi))
+        var inner = (l.innerLo, l.innerHi)
+        if l.hasInner && r.hasInner && l.innerLo <= r.innerHi && r.innerLo <= l.innerHi {
+            inner = (Swift.min(l.innerLo, r.innerLo), Swift.max(l.innerHi, r.innerHi))
+        } else if r.innerHi - r.innerLo > l.innerHi - l.innerLo {
+            inner = (r.innerLo, r.innerHi)
+        }
+        return RowSpan(columns: columns, lo: lo, hi: hi, innerLo: inner.0, innerHi: inner.1, innerCoverage: 255)
     }
 }

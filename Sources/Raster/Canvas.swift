@@ -11,6 +11,9 @@ public struct Canvas: Sendable {
     /// Row-major premultiplied pixels, `width × height`.
     public var pixels: [Pixel]
     @usableFromInline var clips: [Clip]
+    /// One row of paint colours, one per column: a horizontal gradient is evaluated once per
+    /// column per fill into it instead of once per pixel. Sized here so filling never allocates.
+    @usableFromInline var paintRow: [Pixel]
 
     public static let maximumSide = 4096
     /// How deep clips may nest without the clip stack growing (and allocating) mid-frame.
@@ -24,6 +27,7 @@ public struct Canvas: Sendable {
         self.pixels = Array(repeating: .transparent, count: width * height)
         self.clips = []
         self.clips.reserveCapacity(Canvas.clipCapacity)
+        self.paintRow = Array(repeating: .transparent, count: width)
     }
 
     @inlinable public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
@@ -36,7 +40,7 @@ public struct Canvas: Sendable {
     /// Fills every pixel with `color` (ignores clips).
     public mutating func clear(to color: Color = .clear) {
         let p = color.premultiplied
-        pixels.withUnsafeMutableBufferPointer { $0.update(repeating: p) }
+        pixels.withUnsafeMutableBufferPointer { fillRun($0.baseAddress!, count: $0.count, with: p) }
     }
 
     // MARK: Clips
@@ -59,8 +63,8 @@ public struct Canvas: Sendable {
         return PixelRect(covering: r, within: bounds)
     }
 
-    /// Coverage of pixel (x, y) after all clips: the product of theirs.
-    @inlinable func clipCoverage(x: Fixed, y: Fixed) -> UInt32 {
+    /// Coverage of pixel (x, y) after all `clips`: the product of theirs.
+    @inlinable static func clipCoverage(_ clips: [Clip], x: Fixed, y: Fixed) -> UInt32 {
         var c: UInt32 = 255
         for clip in clips {
             c = div255(c * UInt32(clip.coverage(x: x, y: y)))
@@ -77,12 +81,7 @@ public struct Canvas: Sendable {
         if area.isEmpty { return }
         let alpha = UInt32(opacity.unitByte)
         if alpha == 0 { return }
-        composite(area: area, paint: paint, blend: blend) { x, y, cx, cy in
-            var c = UInt32(shape.coverage(x: cx, y: cy))
-            if c == 0 { return 0 }
-            c = div255(c * alpha)
-            return c
-        }
+        composite(area: area, paint: paint, blend: blend, alpha: alpha, ShapeCoverage(shape: shape))
     }
 
     /// Fills the pixels covered by `mask` (e.g. text) with `paint`.
@@ -91,32 +90,9 @@ public struct Canvas: Sendable {
         let alpha = UInt32(opacity.unitByte)
         if alpha == 0 { return }
         let area = drawableArea(for: FixedRect(x: .zero, y: .zero, width: Fixed(width), height: Fixed(height)))
-        composite(area: area, paint: paint, blend: blend) { x, y, _, _ in
-            div255(UInt32(mask.coverage[y * mask.width + x]) * alpha)
-        }
-    }
-
-    /// The shared pixel loop: coverage from `coverageAt`, times the clips, paint, blend.
-    @inlinable mutating func composite(area: PixelRect, paint: Paint, blend: BlendMode,
-                                       _ coverageAt: (Int, Int, Fixed, Fixed) -> UInt32) {
-        let hasClips = !clips.isEmpty
-        let w = width
-        var solid = Pixel.transparent
-        var gradient: LinearGradient? = nil
-        switch paint {
-        case .solid(let c): solid = c.premultiplied
-        case .linearGradient(let g): gradient = g
-        }
-        for y in area.y..<area.maxY {
-            let cy = Fixed(y) + .half
-            for x in area.x..<area.maxX {
-                let cx = Fixed(x) + .half
-                var c = coverageAt(x, y, cx, cy)
-                if c == 0 { continue }
-                if hasClips { c = div255(c * clipCoverage(x: cx, y: cy)); if c == 0 { continue } }
-                let source = (gradient?.pixel(atX: cx) ?? solid).scaled(by: UInt8(truncatingIfNeeded: c))
-                pixels[y * w + x] = blend.blend(source, onto: pixels[y * w + x])
-            }
+        if area.isEmpty { return }
+        mask.coverage.withUnsafeBufferPointer { coverage in
+            composite(area: area, paint: paint, blend: blend, alpha: alpha, MaskCoverage(coverage: coverage, width: mask.width))
         }
     }
 }

@@ -10,7 +10,7 @@ public struct Pixel: Sendable, Hashable {
         self.r = r; self.g = g; self.b = b; self.a = a
     }
 
-    public static let transparent = Pixel(r: 0, g: 0, b: 0, a: 0)
+    @inlinable public static var transparent: Pixel { Pixel(r: 0, g: 0, b: 0, a: 0) }
 
     /// This pixel scaled by `coverage` / 255 (coverage × opacity of a shape edge).
     @inlinable public func scaled(by coverage: UInt8) -> Pixel {
@@ -49,21 +49,54 @@ public enum BlendMode: Sendable, Hashable, CaseIterable {
     /// Composites `source` (already scaled by coverage) onto `destination`.
     @inlinable public func blend(_ source: Pixel, onto destination: Pixel) -> Pixel {
         switch self {
-        case .normal:
-            if source.a == 255 { return source }
-            let inv = UInt32(255 - source.a)
-            return Pixel(r: UInt8(truncatingIfNeeded: UInt32(source.r) + div255(UInt32(destination.r) * inv)),
-                         g: UInt8(truncatingIfNeeded: UInt32(source.g) + div255(UInt32(destination.g) * inv)),
-                         b: UInt8(truncatingIfNeeded: UInt32(source.b) + div255(UInt32(destination.b) * inv)),
-                         a: UInt8(truncatingIfNeeded: UInt32(source.a) + div255(UInt32(destination.a) * inv)))
-        case .screen:
-            @inline(__always) func s(_ x: UInt8, _ y: UInt8) -> UInt8 {
-                UInt8(truncatingIfNeeded: UInt32(x) + UInt32(y) - div255(UInt32(x) * UInt32(y)))
-            }
-            return Pixel(r: s(source.r, destination.r), g: s(source.g, destination.g), b: s(source.b, destination.b), a: s(source.a, destination.a))
-        case .plusLighter:
-            @inline(__always) func p(_ x: UInt8, _ y: UInt8) -> UInt8 { UInt8(truncatingIfNeeded: Swift.min(255, UInt32(x) + UInt32(y))) }
-            return Pixel(r: p(source.r, destination.r), g: p(source.g, destination.g), b: p(source.b, destination.b), a: p(source.a, destination.a))
+        case .normal: return NormalBlend.blend(source, onto: destination)
+        case .screen: return ScreenBlend.blend(source, onto: destination)
+        case .plusLighter: return PlusLighterBlend.blend(source, onto: destination)
         }
+    }
+}
+
+/// One blend mode's arithmetic as a type, so that the canvas's pixel loops are compiled once per
+/// mode (`Canvas.composite`) instead of switching on the mode for every pixel.
+@usableFromInline protocol BlendOperation {
+    static func blend(_ source: Pixel, onto destination: Pixel) -> Pixel
+    /// `count` pixels from `start`, each blended with the same `source`.
+    static func blendRun(_ start: UnsafeMutablePointer<Pixel>, count: Int, source: Pixel)
+}
+
+extension BlendOperation {
+    @inlinable static func blendRun(_ start: UnsafeMutablePointer<Pixel>, count: Int, source: Pixel) {
+        for i in 0..<count { start[i] = blend(source, onto: start[i]) }
+    }
+}
+
+@usableFromInline enum NormalBlend: BlendOperation {
+    @inlinable static func blend(_ source: Pixel, onto destination: Pixel) -> Pixel {
+        if source.a == 255 { return source }
+        let inv = UInt32(255 - source.a)
+        return Pixel(r: UInt8(truncatingIfNeeded: UInt32(source.r) + div255(UInt32(destination.r) * inv)),
+                     g: UInt8(truncatingIfNeeded: UInt32(source.g) + div255(UInt32(destination.g) * inv)),
+                     b: UInt8(truncatingIfNeeded: UInt32(source.b) + div255(UInt32(destination.b) * inv)),
+                     a: UInt8(truncatingIfNeeded: UInt32(source.a) + div255(UInt32(destination.a) * inv)))
+    }
+    @inlinable static func blendRun(_ start: UnsafeMutablePointer<Pixel>, count: Int, source: Pixel) {
+        // Opaque: a plain store, whatever was there.
+        if source.a == 255 { fillRun(start, count: count, with: source) } else { blendNormalRun(start, count: count, source: source) }
+    }
+}
+
+@usableFromInline enum ScreenBlend: BlendOperation {
+    @inlinable static func blend(_ source: Pixel, onto destination: Pixel) -> Pixel {
+        @inline(__always) func s(_ x: UInt8, _ y: UInt8) -> UInt8 {
+            UInt8(truncatingIfNeeded: UInt32(x) + UInt32(y) - div255(UInt32(x) * UInt32(y)))
+        }
+        return Pixel(r: s(source.r, destination.r), g: s(source.g, destination.g), b: s(source.b, destination.b), a: s(source.a, destination.a))
+    }
+}
+
+@usableFromInline enum PlusLighterBlend: BlendOperation {
+    @inlinable static func blend(_ source: Pixel, onto destination: Pixel) -> Pixel {
+        @inline(__always) func p(_ x: UInt8, _ y: UInt8) -> UInt8 { UInt8(truncatingIfNeeded: Swift.min(255, UInt32(x) + UInt32(y))) }
+        return Pixel(r: p(source.r, destination.r), g: p(source.g, destination.g), b: p(source.b, destination.b), a: p(source.a, destination.a))
     }
 }

@@ -12,6 +12,15 @@ public protocol Shape: Sendable {
     var bounds: FixedRect { get }
     /// Coverage 0...255 of the pixel whose centre is (x, y).
     func coverage(x: Fixed, y: Fixed) -> UInt8
+    /// For the pixel row whose centres are at `y`, the columns (of `columns`) where coverage is
+    /// certainly 0 and those where it is certainly uniform (see `RowSpan`), so filling evaluates
+    /// `coverage(x:y:)` only near the outline. Must agree exactly with `coverage(x:y:)`; the
+    /// default knows nothing, which is always correct. See ShapeSpans.swift.
+    func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan
+}
+
+extension Shape {
+    @inlinable public func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan { .unknown(columns) }
 }
 
 /// Coverage from a signed distance in pixels (negative inside): ½ − d, clamped to 0...1.
@@ -118,7 +127,7 @@ public struct Ellipse: Shape {
         if nx * inside.x + ny * inside.y - offset > .zero { nx = -nx; ny = -ny; offset = -offset }
     }
     /// Signed distance of (x, y) outside the edge (negative inside).
-    @inlinable func distance(_ x: Fixed, _ y: Fixed) -> Fixed { nx * x + ny * y - offset }
+    @inlinable @inline(__always) func distance(_ x: Fixed, _ y: Fixed) -> Fixed { nx * x + ny * y - offset }
 }
 
 /// A triangle, any winding.

@@ -23,6 +23,45 @@ import PropertyBased
         for (n, r) in cases { #expect(isqrt(n) == r, "isqrt(\(n))") }
     }
 
+    /// The digit-by-digit routine isqrt used to be: the new one must agree with it everywhere.
+    static func referenceRoot(_ n: UInt64) -> UInt64 {
+        var remainder = n, root: UInt64 = 0, bit: UInt64 = 1 << 62
+        while bit > remainder { bit >>= 2 }
+        while bit != 0 {
+            if remainder >= root + bit { remainder -= root + bit; root = (root >> 1) + bit } else { root >>= 1 }
+            bit >>= 2
+        }
+        return root
+    }
+
+    @Test func estimateTable() {
+        #expect(isqrtEstimates.count == 256)
+        for m in 0..<256 { #expect(UInt64(isqrtEstimates[m]) == Self.referenceRoot(UInt64(256 * m + 128))) }
+    }
+
+    @Test func agreesWithDigitByDigitRoot() {
+        // Every input below 2²⁰, every perfect square's neighbours, and a spread at every bit length.
+        for n in UInt64(0)..<(1 << 20) where isqrt(n) != Self.referenceRoot(n) { Issue.record("isqrt(\(n))"); return }
+        var r: UInt64 = 1
+        while r <= 0xFFFF_FFFF {
+            for n in [r * r - 1, r * r, r &* r &+ 1, r * r + 2 * r] where isqrt(n) != Self.referenceRoot(n) {
+                Issue.record("isqrt(\(n))"); return
+            }
+            r = r < 4096 ? r + 1 : r + r / 613 + 1
+        }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<200_000 {
+            // splitmix64, then keep a random number of low bits so every magnitude is covered.
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            z ^= z >> 31
+            let n = z >> (z & 63)
+            if isqrt(n) != Self.referenceRoot(n) { Issue.record("isqrt(\(n))"); return }
+        }
+    }
+
     @Test func exactForRandomInputs() async {
         await propertyCheck(count: 5000, input: Gen.uint64()) { n in
             #expect(Self.isExactRoot(isqrt(n), of: n), "isqrt(\(n)) = \(isqrt(n))")

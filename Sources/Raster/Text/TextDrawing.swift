@@ -17,7 +17,7 @@ extension Canvas {
             let area = drawableArea(for: FixedRect(x: Fixed(block.x), y: Fixed(block.y),
                                                    width: Fixed(block.width), height: Fixed(block.height)))
             if area.isEmpty { return }
-            composite(area: area, paint: paint, blend: blend) { _, _, _, _ in alpha }
+            composite(area: area, paint: paint, blend: blend, alpha: alpha, UniformCoverage())
         }
     }
 }

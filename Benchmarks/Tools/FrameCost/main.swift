@@ -1,0 +1,31 @@
+import FixedPoint
+import Glibc
+import Loaders
+import Raster
+
+// A test-free harness for counting instructions per frame with callgrind (docs/PERFORMANCE.md):
+//
+//   FrameCost LOADER WIDTHxHEIGHT FRAMES
+//
+// renders one warm-up frame, then FRAMES frames of LOADER, 1/60 s apart, the way the benchmarks do (the bar at 2/3
+// progress). Run it twice under `valgrind --tool=callgrind`, once with 0 frames: the difference
+// divided by FRAMES × width × height is the cost per pixel, without start-up and set-up.
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let frames = Int(arguments[3]) else {
+    print("usage: FrameCost LOADER WIDTHxHEIGHT FRAMES")
+    exit(2)
+}
+let size = arguments[2].split(separator: "x").compactMap { Int($0) }
+guard size.count == 2 else { print("bad size \(arguments[2])"); exit(2) }
+let name = arguments[1]
+var scene = Scene(loader: try! Catalog.make(name), width: size[0], height: size[1])
+var state = FrameState(elapsed: 0, progress: name == "bar" ? ProgressState(Fixed(2, over: 3)) : nil)
+// One frame before counting, so one-time work (fonts parsed on first use) is not counted per frame.
+scene.render(state)
+var checksum: UInt32 = 0
+for i in 0..<frames {
+    state.elapsed = Int64(i) * 16_667
+    scene.render(state)
+    checksum &+= UInt32(scene.canvas.pixels[(i * 7) % scene.canvas.pixels.count].a)
+}
+print("\(name) \(size[0])x\(size[1]) \(frames) frames, checksum \(checksum)")

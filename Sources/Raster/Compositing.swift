@@ -1,0 +1,139 @@
+import FixedPoint
+
+/// Where coverage comes from in one `Canvas.composite` call: a shape, a mask, or a uniform block.
+/// A generic parameter (not a closure or an existential), so each caller gets its own loop with
+/// the coverage code inlined.
+@usableFromInline protocol CoverageSource {
+    /// What row `y` (centres at `centerY`) looks like within `columns` (see `RowSpan`).
+    func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan
+    /// Coverage 0...255 of pixel (x, y), whose centre is (centerX, centerY).
+    func coverage(x: Int, y: Int, centerX: Fixed, centerY: Fixed) -> UInt8
+}
+
+@usableFromInline struct ShapeCoverage<S: Shape>: CoverageSource {
+    @usableFromInline let shape: S
+    @inlinable init(shape: S) { self.shape = shape }
+    @inlinable func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan { shape.rowSpan(y: centerY, columns: columns) }
+    @inlinable func coverage(x: Int, y: Int, centerX: Fixed, centerY: Fixed) -> UInt8 { shape.coverage(x: centerX, y: centerY) }
+}
+
+@usableFromInline struct MaskCoverage: CoverageSource {
+    @usableFromInline let coverage: UnsafeBufferPointer<UInt8>
+    @usableFromInline let width: Int
+    @inlinable init(coverage: UnsafeBufferPointer<UInt8>, width: Int) { self.coverage = coverage; self.width = width }
+    /// Zero outside the first and last non-zero bytes of the row: a mask of a line of text is
+    /// mostly empty, and finding them a word at a time is cheaper than visiting every pixel.
+    @inlinable func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan {
+        let row = coverage.baseAddress! + y * width
+        var lo = columns.lowerBound, hi = columns.upperBound
+        while lo + 8 <= hi && UnsafeRawPointer(row + lo).loadUnaligned(as: UInt64.self) == 0 { lo += 8 }
+        while lo < hi && row[lo] == 0 { lo += 1 }
+        while hi - 8 >= lo && UnsafeRawPointer(row + hi - 8).loadUnaligned(as: UInt64.self) == 0 { hi -= 8 }
+        while hi > lo && row[hi - 1] == 0 { hi -= 1 }
+        return RowSpan(columns: columns, lo: lo, hi: hi, innerLo: hi, innerHi: hi, innerCoverage: 0)
+    }
+    @inlinable func coverage(x: Int, y: Int, centerX: Fixed, centerY: Fixed) -> UInt8 { coverage[y * width + x] }
+}
+
+/// Full coverage everywhere (a block of a bitmap glyph).
+@usableFromInline struct UniformCoverage: CoverageSource {
+    @inlinable init() {}
+    @inlinable func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan {
+        RowSpan(columns: columns, lo: columns.lowerBound, hi: columns.upperBound,
+                innerLo: columns.lowerBound, innerHi: columns.upperBound, innerCoverage: 255)
+    }
+    @inlinable func coverage(x: Int, y: Int, centerX: Fixed, centerY: Fixed) -> UInt8 { 255 }
+}
+
+extension Canvas {
+    /// The shared pixel loop: coverage from `source` times `alpha` (0...255), times the clips,
+    /// paint, blend. Per pixel the result is
+    ///
+    ///     c = coverage; skip if 0; c = div255(c × alpha); skip if 0
+    ///     c = div255(c × clip coverage) (with clips); skip if 0
+    ///     pixel = blend(paint × c / 255, onto: pixel)
+    ///
+    /// and this is computed exactly so for the columns near the outline. Inside the columns where
+    /// the shape and every clip are uniform (their row spans), c is the same for the whole run, so
+    /// it is computed once, and an opaque normal-blended run is a plain store.
+    @inlinable mutating func composite<Source: CoverageSource>(area: PixelRect, paint: Paint, blend: BlendMode, alpha: UInt32, _ source: Source) {
+        switch blend {
+        case .normal: composite(area: area, paint: paint, alpha: alpha, source, NormalBlend.self)
+        case .screen: composite(area: area, paint: paint, alpha: alpha, source, ScreenBlend.self)
+        case .plusLighter: composite(area: area, paint: paint, alpha: alpha, source, PlusLighterBlend.self)
+        }
+    }
+
+    @inlinable mutating func composite<Source: CoverageSource, Blend: BlendOperation>(
+        area: PixelRect, paint: Paint, alpha: UInt32, _ source: Source, _: Blend.Type
+    ) {
+        let clips = self.clips, width = self.width
+        Canvas.withBuffers(&pixels, &paintRow) { pixels, paintRow in
+            var solid = Pixel.transparent
+            var gradient = false
+            switch paint {
+            case .solid(let c):
+                solid = c.premultiplied
+            case .linearGradient(let g):
+                // Horizontal: the colour depends on the column only.
+                gradient = true
+                for x in area.x..<area.maxX { paintRow[x] = g.pixel(atX: Fixed(x) + .half) }
+            }
+            let columns = area.x..<area.maxX
+            for y in area.y..<area.maxY {
+                let cy = Fixed(y) + .half
+                var span = source.rowSpan(y: y, centerY: cy, columns: columns)
+                var inner = div255(UInt32(span.innerCoverage) * alpha)
+                // Where every clip is uniform (clipLo ..< clipHi), their product is clipInner.
+                var clipInner: UInt32 = 255, clipLo = columns.lowerBound, clipHi = columns.upperBound
+                if !clips.isEmpty {
+                    for clip in clips {
+                        let clipSpan = clip.rowSpan(y: cy, columns: columns)
+                        span.formIntersection(clipSpan)
+                        clipInner = div255(clipInner * UInt32(clipSpan.innerCoverage))
+                        clipLo = Swift.max(clipLo, clipSpan.innerLo)
+                        clipHi = Swift.min(clipHi, clipSpan.innerHi)
+                    }
+                    inner = div255(inner * clipInner)
+                }
+                if span.isEmpty { continue }
+                let line = pixels + y * width
+
+                // Near the outline: every pixel on its own.
+                @inline(__always) func edgePixel(_ x: Int) {
+                    let cx = Fixed(x) + .half
+                    var c = UInt32(source.coverage(x: x, y: y, centerX: cx, centerY: cy))
+                    if c == 0 { return }
+                    c = div255(c * alpha)
+                    if c == 0 { return }
+                    if !clips.isEmpty {
+                        c = div255(c * (x >= clipLo && x < clipHi ? clipInner : Canvas.clipCoverage(clips, x: cx, y: cy)))
+                        if c == 0 { return }
+                    }
+                    let paint = gradient ? paintRow[x] : solid
+                    line[x] = Blend.blend(paint.scaled(by: UInt8(truncatingIfNeeded: c)), onto: line[x])
+                }
+                for x in span.lo..<span.innerLo { edgePixel(x) }
+                for x in span.innerHi..<span.hi { edgePixel(x) }
+
+                // The uniform run: one coverage for all of it.
+                if inner == 0 || !span.hasInner { continue }
+                let c = UInt8(truncatingIfNeeded: inner)
+                if gradient {
+                    for x in span.innerLo..<span.innerHi { line[x] = Blend.blend(paintRow[x].scaled(by: c), onto: line[x]) }
+                } else {
+                    Blend.blendRun(line + span.innerLo, count: span.innerHi - span.innerLo, source: solid.scaled(by: c))
+                }
+            }
+        }
+    }
+
+    /// Lends the pixels and the paint row out together. Two `inout` arguments may be two stored
+    /// properties of `self` at once, which nested closures over `self` could not.
+    @inlinable static func withBuffers(_ pixels: inout [Pixel], _ paintRow: inout [Pixel],
+                                       _ body: (UnsafeMutablePointer<Pixel>, UnsafeMutablePointer<Pixel>) -> Void) {
+        pixels.withUnsafeMutableBufferPointer { p in
+            paintRow.withUnsafeMutableBufferPointer { row in body(p.baseAddress!, row.baseAddress!) }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import FixedPoint
+
+// Row spans of the built-in shapes (see `RowSpan`): where each shape's `coverage(x:y:)` is 0
+// and where it is uniform, worked out from the same formulas in exact integer arithmetic, so
+// that only the pixels along the outline are evaluated one by one. Each derivation below follows
+// the shape's `coverage` in Shapes.swift step by step; RowSpanTests checks them pixel by pixel.
+
+extension Rectangle {
+    @inlinable public func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan {
+        // coverage = (ox × oy).unitByte with ox = overlap of [px, px + 1] with [rect.x, maxX].
+        // ox is exactly 1 when px ≥ rect.x and px + 1 ≤ maxX, and then one × oy = oy exactly, so
+        // the row is uniform there; ox is 0 (and so is the product) unless px + 1 > rect.x and
+        // px < maxX. A row with oy = 0 is empty.
+        let oy = overlap(y, rect.y, rect.maxY)
+        if oy.raw == 0 { return .empty(columns) }
+        return RowSpan(columns: columns, lo: rect.x.floor, hi: rect.maxX.ceil,
+                       innerLo: rect.x.ceil, innerHi: rect.maxX.floor, innerCoverage: oy.unitByte)
+    }
+}
+
+extension RoundedRectangle {
+    @inlinable public func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan {
+        if rect.isEmpty { return .empty(columns) }
+        // Outside the corner rows (qy ≤ 0) coverage is the rectangle's box overlap.
+        var span = Rectangle(rect).rowSpan(y: y, columns: columns)
+        let r = cornerRadius
+        let qy = (y - rect.midY).magnitude - (rect.height / 2 - r)
+        if qy.raw <= 0 || r.raw == 0 || span.isEmpty { return span }
+        guard isTame(rect.x), isTame(rect.y), isTame(rect.width), isTame(rect.height) else { return .unknown(columns) }
+        // A corner row: where qx = |x − midX| − c ≤ 0 coverage is still the box's; where qx > 0 it
+        // is min(edge, box) with edge = (½ − (hypot(qx, qy) − r)).unitByte, hypot = ⌊√(qx² + qy²)⌋
+        // in raw units. edge > 0 needs hypot ≤ r + ½ − ε, i.e. qx² + qy² < (r + ½)²; edge = 255
+        // when hypot ≤ r − ½, i.e. qx² + qy² < (r − ½ + ε)². Neither condition can exclude qx ≤ 0.
+        let rr = Int64(r.raw), qy2 = Int64(qy.raw) * Int64(qy.raw)
+        let outer = Swift.max(0, largestBelowSquare((rr + 0x8000) * (rr + 0x8000) - qy2))
+        let inner = rr < 0x8000 ? 0 : Swift.max(0, largestBelowSquare((rr - 0x7FFF) * (rr - 0x7FFF) - qy2))
+        let m = Int64(rect.midX.raw), c = Int64((rect.width / 2 - r).raw)
+        // qx ≤ b ⇔ |x − midX| ≤ b + c.
+        let o = columnRange(centreRawFrom: m - (outer + c), to: m + (outer + c))
+        let i = columnRange(centreRawFrom: m - (inner + c), to: m + (inner + c))
+        span.formIntersection(RowSpan(columns: columns, lo: o.lo, hi: o.hi, innerLo: i.lo, innerHi: i.hi, innerCoverage: 0))
+        return span
+    }
+}
+
+extension Ellipse {
+    @inlinable public func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan {
+        if radiusX.raw <= 0 || radiusY.raw <= 0 { return .empty(columns) }
+        // Only circles: an ellipse's coverage is a quotient of roots with no simple inverse.
+        guard radiusX == radiusY, isTame(center.x), isTame(center.y), isTame(radiusX) else { return .unknown(columns) }
+        // coverage = (½ − (hypot(dx, dy) − r)).unitByte, hypot = ⌊√(dx² + dy²)⌋ in raw units:
+        // non-zero needs dx² + dy² < (r + ½)², and it is 255 when dx² + dy² < (r − ½ + ε)².
+        let r = Int64(radiusX.raw), dy = Int64((y - center.y).raw), cx = Int64(center.x.raw)
+        let outer = largestBelowSquare((r + 0x8000) * (r + 0x8000) - dy * dy)
+        if outer < 0 { return .empty(columns) }
+        let inner = r < 0x8000 ? -1 : largestBelowSquare((r - 0x7FFF) * (r - 0x7FFF) - dy * dy)
+        let o = columnRange(centreRawFrom: cx - outer, to: cx + outer)
+        let i = columnRange(centreRawFrom: cx - inner, to: cx + inner)
+        return RowSpan(columns: columns, lo: o.lo, hi: o.hi, innerLo: i.lo, innerHi: i.hi, innerCoverage: 255)
+    }
+}
+
+extension HalfPlane {
+    /// Whether `distance` is plain integer arithmetic for pixel centres on a canvas: a real edge
+    /// (a degenerate one has offset `.min`) and an offset small enough not to saturate.
+    @inlinable var isTame: Bool {
+        offset.raw.magnitude <= 16384 << 16 && nx.raw.magnitude <= 1 << 16 && ny.raw.magnitude <= 1 << 16 && (nx.raw != 0 || ny.raw != 0)
+    }
+
+    /// Narrows columns lo ..< hi to those whose centre on row `y` has distance ≤ `limit` (raw).
+    ///
+    /// distance = nx × x + ny × y − offset with x = px + ½, and nx × x rounds
+    /// (nx·(px·2¹⁶ + 2¹⁵) + 2¹⁵) >> 16 = nx·px + ((nx·2¹⁵ + 2¹⁵) >> 16): along a row the
+    /// distance is exactly nx·px + k, linear in the column.
+    @inlinable func narrow(_ lo: inout Int64, _ hi: inout Int64, y: Fixed, limit: Int64) {
+        let slope = Int64(nx.raw)
+        let k = ((slope * 0x8000 + 0x8000) >> 16) + Int64((ny * y).raw) - Int64(offset.raw)
+        if slope > 0 {
+            hi = Swift.min(hi, floorDiv(limit - k, slope) + 1)
+        } else if slope < 0 {
+            lo = Swift.max(lo, ceilDiv(k - limit, -slope))
+        } else if k > limit {
+            hi = lo
+        }
+    }
+}
+
+extension RowSpan {
+    /// The span of a convex polygon's row from its edges: coverage = (½ − max distance).unitByte
+    /// is non-zero only where every distance ≤ ½ − ε, and 255 where every distance ≤ −½.
+    @inlinable static func convex(columns: Range<Int>, y: Fixed, forEachEdge: ((HalfPlane) -> Void) -> Void) -> RowSpan {
+        var lo = Int64(columns.lowerBound), hi = Int64(columns.upperBound)
+        var innerLo = lo, innerHi = hi
+        forEachEdge { e in
+            e.narrow(&lo, &hi, y: y, limit: 0x7FFF)
+            e.narrow(&innerLo, &innerHi, y: y, limit: -0x8000)
+        }
+        return RowSpan(columns: columns, lo: Int(lo), hi: Int(Swift.max(lo, hi)),
+                       innerLo: Int(innerLo), innerHi: Int(innerHi), innerCoverage: 255)
+    }
+}
+
+extension Triangle {
+    @inlinable public func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan {
+        guard e0.isTame, e1.isTame, e2.isTame else { return .unknown(columns) }
+        return .convex(columns: columns, y: y) { edge in edge(e0); edge(e1); edge(e2) }
+    }
+}
+
+extension ConvexPolygon {
+    @inlinable public func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan {
+        for e in edges where !e.isTame { return .unknown(columns) }
+        return .convex(columns: columns, y: y) { edge in for e in edges { edge(e) } }
+    }
+}
+
+extension Clip {
+    /// The clip's row span, the same as its shape's.
+    @inlinable public func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan {
+        switch self {
+        case .rect(let r): return Rectangle(r).rowSpan(y: y, columns: columns)
+        case .roundedRect(let r, let radius): return RoundedRectangle(r, cornerRadius: radius).rowSpan(y: y, columns: columns)
+        }
+    }
+}
