@@ -85,7 +85,15 @@ struct DaemonClient {
         guard fd >= 0 else { throw .unreachable("cannot create a socket: \(errorText(errno))") }
         defer { close(fd) }
         try connect(fd, deadline: deadline)
-        try sendAll(fd, Array((request + "\n").utf8), deadline: deadline)
+        do {
+            try sendAll(fd, Array((request + "\n").utf8), deadline: deadline)
+        } catch {
+            // A daemon that refuses a connection (`ERR busy`, `ERR denied`) replies at once and
+            // closes, so our write can fail with EPIPE while its reason waits unread in the socket:
+            // report the daemon's words when there are any.
+            if let line = try? receiveLine(fd, deadline: deadline), line.hasPrefix("ERR ") { return line }
+            throw error
+        }
         return try receiveLine(fd, deadline: deadline)
     }
 
