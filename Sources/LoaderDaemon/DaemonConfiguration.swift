@@ -21,6 +21,8 @@ public struct DaemonConfiguration: Sendable {
     public var freezeTime: Microseconds? = nil
     public var logLevel: Logger.Level = .info
     public var configPath: String? = nil
+    /// The psplash and Plymouth front ends (off unless asked for).
+    public var boot = BootSettings()
 
     public init() {}
 }

@@ -3,6 +3,7 @@ import Displays
 import FixedPoint
 import Glibc
 import LoaderDaemon
+import Loaders
 import Logging
 
 @main
@@ -52,6 +53,27 @@ struct Loaderd: ParsableCommand {
     @Option(help: ArgumentHelp("TEST: every frame is drawn at this elapsed time, so frames are deterministic.", valueName: "SECONDS"))
     var freezeTime: Double?
 
+    @Option(help: ArgumentHelp("Also read psplash's FIFO commands from DIR/psplash_fifo (bare --psplash-fifo: $PSPLASH_FIFO_DIR, else /run).", valueName: "DIR"))
+    var psplashFifo: String?
+
+    @Flag(help: "Also answer Plymouth's protocol on its abstract sockets (plymouth client, systemd's messages).")
+    var plymouth = false
+
+    @Option(help: ArgumentHelp("Where the Plymouth front end keeps the previous boot's timeline.", valueName: "PATH"))
+    var bootTimeline: String = BootTimeline.defaultPath
+
+    @Flag(help: "Show each unit systemd reports over the Plymouth socket on the message line.")
+    var bootStatusMessages = false
+
+    @Option(help: ArgumentHelp("The loader Plymouth's change-mode MODE switches to, repeatable (e.g. shutdown=worm).", valueName: "MODE=NAME"))
+    var modeLoader: [String] = []
+
+    /// `--psplash-fifo` takes an optional value: a bare one becomes `--psplash-fifo=`.
+    static func main() {
+        let arguments = CommandLine.arguments.dropFirst().map { $0 == "--psplash-fifo" ? "--psplash-fifo=" : $0 }
+        main(Array(arguments))
+    }
+
     @Option(help: ArgumentHelp("Config file (not read yet: config parsing is being written).", valueName: "FILE"))
     var config: String?
 
@@ -77,6 +99,13 @@ struct Loaderd: ParsableCommand {
             throw ValidationError("--set expects key=value, got '\(word)'")
         }
         if !assignments.isEmpty && loader == nil { throw ValidationError("--set needs --loader") }
+        for pair in modeLoader {
+            guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex,
+                  Catalog.type(named: String(pair[pair.index(after: eq)...])) != nil else {
+                throw ValidationError("--mode-loader expects MODE=LOADER with a loader from `loaderctl list`, got '\(pair)'")
+            }
+        }
+        guard bootTimeline.hasPrefix("/") else { throw ValidationError("--boot-timeline must be an absolute path, got '\(bootTimeline)'") }
         for spec in display {
             do { _ = try DisplaySpec(parsing: spec) } catch { throw ValidationError(error.description) }
         }
@@ -101,6 +130,17 @@ struct Loaderd: ParsableCommand {
         settings.freezeTime = freezeTime.map { Time.microseconds(seconds: $0) }
         settings.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         settings.configPath = config
+        if let psplashFifo {
+            settings.boot.psplashFifoDirectory = !psplashFifo.isEmpty ? psplashFifo
+                : getenv("PSPLASH_FIFO_DIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/run"
+        }
+        settings.boot.plymouth = plymouth
+        settings.boot.timelinePath = bootTimeline
+        settings.boot.statusMessages = bootStatusMessages
+        for pair in modeLoader {
+            let eq = pair.firstIndex(of: "=")!
+            settings.boot.modeLoaders[String(pair[..<eq])] = Catalog.type(named: String(pair[pair.index(after: eq)...]))!.name
+        }
         var specs = display
         if specs.isEmpty {
             guard isatty(STDOUT_FILENO) == 1 else {
