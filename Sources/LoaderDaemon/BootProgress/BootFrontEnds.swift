@@ -308,6 +308,9 @@ final class BootFrontEnds {
             }
         }
         daemon.retainSplash = retain
+        // The frame drawn at the end of this turn is the last one (and the one retained): draw
+        // every display now rather than at its next frame time.
+        for slot in daemon.slots { slot.deadline = now }
         daemon.running = false
     }
 }
