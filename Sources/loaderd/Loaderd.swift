@@ -68,9 +68,11 @@ struct Loaderd: ParsableCommand {
     @Option(help: ArgumentHelp("The loader Plymouth's change-mode MODE switches to, repeatable (e.g. shutdown=worm).", valueName: "MODE=NAME"))
     var modeLoader: [String] = []
 
-    /// `--psplash-fifo` takes an optional value: a bare one becomes `--psplash-fifo=`.
+    /// `--psplash-fifo` takes an optional value: a bare one means psplash's own default,
+    /// `$PSPLASH_FIFO_DIR`, else /run.
     static func main() {
-        let arguments = CommandLine.arguments.dropFirst().map { $0 == "--psplash-fifo" ? "--psplash-fifo=" : $0 }
+        let directory = getenv("PSPLASH_FIFO_DIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/run"
+        let arguments = CommandLine.arguments.dropFirst().map { $0 == "--psplash-fifo" ? "--psplash-fifo=" + directory : $0 }
         main(Array(arguments))
     }
 
@@ -131,8 +133,7 @@ struct Loaderd: ParsableCommand {
         settings.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         settings.configPath = config
         if let psplashFifo {
-            settings.boot.psplashFifoDirectory = !psplashFifo.isEmpty ? psplashFifo
-                : getenv("PSPLASH_FIFO_DIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/run"
+            settings.boot.psplashFifoDirectory = psplashFifo
         }
         settings.boot.plymouth = plymouth
         settings.boot.timelinePath = bootTimeline
