@@ -25,11 +25,14 @@ final class IsolatedDaemon: @unchecked Sendable {
     let imagePath: String
     let timelinePath: String
     let process: Spawned
+    /// A directory made here is removed with the daemon; one passed in stays (the caller's).
+    let ownsDirectory: Bool
 
     init(arguments: [String] = [], size: String = "32x8", directory: String? = nil, namespaceOf other: IsolatedDaemon? = nil,
          waitForSocket: Bool = true) throws {
         let dir = try directory ?? Paths.temporaryDirectory()
         self.directory = dir
+        ownsDirectory = directory == nil
         socketPath = dir + "/loaderd-\(UUID().uuidString.prefix(4)).sock"
         imagePath = dir + "/frame.ppm"
         timelinePath = dir + "/state/boot-timeline"
@@ -85,7 +88,7 @@ final class IsolatedDaemon: @unchecked Sendable {
         try RawPlymouthClient(namespacePID: process.pid, name: name, trimmed: trimmed)
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
+    deinit { if ownsDirectory { try? FileManager.default.removeItem(atPath: directory) } }
 }
 
 /// A byte-level client of the Plymouth socket (what systemd's PID 1 does by hand).

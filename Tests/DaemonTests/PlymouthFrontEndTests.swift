@@ -201,7 +201,9 @@ struct PlymouthFrontEndTests {
 
     @Test func aSecondPlymouthListenerIsRefusedWithAClearError() throws {
         let first = try IsolatedDaemon()
-        let second = try IsolatedDaemon(directory: try Paths.temporaryDirectory(), namespaceOf: first, waitForSocket: false)
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let second = try IsolatedDaemon(directory: dir, namespaceOf: first, waitForSocket: false)
         #expect(try second.process.wait() == 1)
         #expect(second.process.log.contains("cannot bind the Plymouth socket @/org/freedesktop/plymouthd: Address already in use (plymouthd (or another loaderd) is running"))
         #expect(try first.terminate() == 0)
