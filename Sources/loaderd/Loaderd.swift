@@ -50,7 +50,7 @@ struct Loaderd: ParsableCommand {
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "LEVEL"))
     var logLevel: String = "info"
 
-    @Option(help: ArgumentHelp("TEST: every frame is drawn at this elapsed time, so frames are deterministic.", valueName: "SECONDS"))
+    @Option(help: ArgumentHelp("TEST: every frame is drawn at this elapsed time, so frames are deterministic (redrawn only when a command changes something; an exit never ends).", valueName: "SECONDS"))
     var freezeTime: Double?
 
     @Option(help: ArgumentHelp("Also read psplash's FIFO commands from DIR/psplash_fifo (bare --psplash-fifo: $PSPLASH_FIFO_DIR, else /run).", valueName: "DIR"))
