@@ -26,6 +26,10 @@ public final class Daemon {
     /// Read buffer shared by all clients (one read at a time), allocated once.
     var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
     var running = true
+    /// The psplash FIFO and Plymouth sockets (BootProgress/BootFrontEnds.swift), when enabled.
+    var boot: BootFrontEnds?
+    /// Plymouth's `quit --retain-splash`: leave the last frame on the displays at exit.
+    var retainSplash = false
 
     /// Re-reads the settings on SIGHUP (the config file merged with the command line); nil when
     /// there is nothing to re-read. Throws a message naming what is wrong in the file.
@@ -77,6 +81,7 @@ public final class Daemon {
         state = DaemonState(frozen: configuration.freezeTime)
         connections.reserveCapacity(configuration.maxClients)
         pollSet.reserveCapacity(configuration.maxClients + 4)
+        boot = try Self.openBootFrontEnds(configuration, logger: logger)
     }
 
     static func groupID(named name: String) -> gid_t? {
@@ -130,6 +135,7 @@ public final class Daemon {
                 if revents != 0 { service(connections[i], revents: revents, now: now) }
             }
             if pollSet[3].revents != 0 { acceptClients(now: now) }
+            boot?.service(self, now: now)
             expireIdle(now: now)
             for c in connections where !c.dead && c.pendingOutput > 0 {
                 if !c.flush(now: now) { c.dead = true }
@@ -153,6 +159,7 @@ public final class Daemon {
             if c.pendingOutput > 0 { events |= Poll.writable }
             pollSet.append(pollfd(fd: c.fd.rawValue, events: events, revents: 0))
         }
+        boot?.appendPollFDs(&pollSet)
     }
 
     /// Only idle clients need a timeout: frames come from the timerfd. No clients, no timeout.
@@ -225,8 +232,11 @@ public final class Daemon {
     func shutdown() {
         notifier.notify("STOPPING=1")
         connections.removeAll()
+        boot?.close()
         for slot in slots {
-            do { try slot.display.clear() } catch { logger.warning("\(error)") }
+            if !retainSplash {
+                do { try slot.display.clear() } catch { logger.warning("\(error)") }
+            }
             slot.display.close()
         }
         listener.removeFile()

@@ -24,6 +24,8 @@ public struct DaemonConfiguration: Sendable {
     public var freezeTime: Microseconds? = nil
     public var logLevel: Logger.Level = .info
     public var configPath: String? = nil
+    /// The psplash and Plymouth front ends (off unless asked for).
+    public var boot = BootSettings()
 
     public init() {}
 }
@@ -45,6 +47,7 @@ extension DaemonConfiguration {
         idleTimeout = config.daemon.idleTimeout == 0 ? Int64.max / 4 : config.daemon.idleTimeout * 1000
         maxLine = config.daemon.maxLine
         logLevel = config.daemon.logLevel
+        boot = config.boot.settings
         configPath = path
     }
 }

@@ -3,6 +3,7 @@ import Displays
 import FixedPoint
 import Glibc
 import LoaderDaemon
+import Loaders
 import Logging
 
 @main
@@ -52,6 +53,29 @@ struct Loaderd: ParsableCommand {
     @Option(help: ArgumentHelp("TEST: every frame is drawn at this elapsed time, so frames are deterministic (redrawn only when a command changes something; an exit never ends).", valueName: "SECONDS"))
     var freezeTime: Double?
 
+    @Option(help: ArgumentHelp("Also read psplash's FIFO commands from DIR/psplash_fifo (bare --psplash-fifo: $PSPLASH_FIFO_DIR, else /run).", valueName: "DIR"))
+    var psplashFifo: String?
+
+    @Flag(help: "Also answer Plymouth's protocol on its abstract sockets (plymouth client, systemd's messages).")
+    var plymouth = false
+
+    @Option(help: ArgumentHelp("Where the Plymouth front end keeps the previous boot's timeline (default: the config's, else \(BootTimeline.defaultPath)).", valueName: "PATH"))
+    var bootTimeline: String?
+
+    @Flag(help: "Show each unit systemd reports over the Plymouth socket on the message line.")
+    var bootStatusMessages = false
+
+    @Option(help: ArgumentHelp("The loader Plymouth's change-mode MODE switches to, repeatable (e.g. shutdown=worm).", valueName: "MODE=NAME"))
+    var modeLoader: [String] = []
+
+    /// `--psplash-fifo` takes an optional value: a bare one means psplash's own default,
+    /// `$PSPLASH_FIFO_DIR`, else /run.
+    static func main() {
+        let directory = getenv("PSPLASH_FIFO_DIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/run"
+        let arguments = CommandLine.arguments.dropFirst().map { $0 == "--psplash-fifo" ? "--psplash-fifo=" + directory : $0 }
+        main(Array(arguments))
+    }
+
     @Option(help: ArgumentHelp("Read settings from this TOML file (config/loaderd.toml documents every key); flags given here override it. SIGHUP re-reads it.", valueName: "FILE"))
     var config: String?
 
@@ -77,6 +101,13 @@ struct Loaderd: ParsableCommand {
             throw ValidationError("--set expects key=value, got '\(word)'")
         }
         if !assignments.isEmpty && loader == nil && config == nil { throw ValidationError("--set needs --loader") }
+        for pair in modeLoader {
+            guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex,
+                  Catalog.type(named: String(pair[pair.index(after: eq)...])) != nil else {
+                throw ValidationError("--mode-loader expects MODE=LOADER with a loader from `loaderctl list`, got '\(pair)'")
+            }
+        }
+        if let bootTimeline, !bootTimeline.hasPrefix("/") { throw ValidationError("--boot-timeline must be an absolute path, got '\(bootTimeline)'") }
         for spec in display {
             do { _ = try DisplaySpec(parsing: spec) } catch { throw ValidationError(error.description) }
         }
@@ -133,6 +164,14 @@ struct Loaderd: ParsableCommand {
         if let idleTimeout { settings.idleTimeout = Int64(idleTimeout * 1_000_000_000) }
         if let freezeTime { settings.freezeTime = Time.microseconds(seconds: freezeTime) }
         if let logLevel { settings.logLevel = Logger.Level(rawValue: logLevel) ?? .info }
+        if let psplashFifo { settings.boot.psplashFifoDirectory = psplashFifo }
+        if plymouth { settings.boot.plymouth = true }
+        if let bootTimeline { settings.boot.timelinePath = bootTimeline }
+        if bootStatusMessages { settings.boot.statusMessages = true }
+        for pair in modeLoader {
+            let eq = pair.firstIndex(of: "=")!  // checked in validate()
+            settings.boot.modeLoaders[String(pair[..<eq])] = Catalog.type(named: String(pair[pair.index(after: eq)...]))!.name
+        }
         if !display.isEmpty {
             settings.displays = display.map { try! DisplaySpec(parsing: $0) }  // checked in validate()
         } else if settings.displays.isEmpty {

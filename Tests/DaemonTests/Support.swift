@@ -104,8 +104,9 @@ final class Client: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard rc == 0 else {
+            // No close here: the object is fully initialised, so deinit closes fd. Closing it
+            // twice could close a descriptor another test thread has just been given.
             let e = errno
-            close(fd)
             throw HarnessError("connect \(path): \(String(cString: strerror(e)))")
         }
     }

@@ -73,14 +73,35 @@ public struct Config: Sendable, Equatable {
         public init(_ key: String, _ value: String) { self.key = key; self.value = value }
     }
 
-    /// `[boot]`: front ends for boot tools that already speak another splash's protocol.
-    /// Reserved: accepted and checked now, acted on when the psplash/Plymouth front ends land.
+    /// `[boot]`: front ends for boot tools that already speak another splash's protocol
+    /// (docs/PROTOCOL.md, "psplash and Plymouth front ends"). `settings` is what the daemon takes.
     public struct Boot: Sendable, Equatable {
         /// `psplash_fifo`: also read psplash's FIFO commands (`PROGRESS n`, `MSG text`, `QUIT`).
         public var psplashFifo = false
+        /// `psplash_fifo_dir`: the directory of `psplash_fifo` (psplash's `$PSPLASH_FIFO_DIR`).
+        public var psplashFifoDir = "/run"
         /// `plymouth`: also answer Plymouth's boot protocol, so systemd's and `plymouth`'s messages arrive.
         public var plymouth = false
+        /// `timeline`: the previous boot's unit timeline (Plymouth front end's progress).
+        public var timeline = BootTimeline.defaultPath
+        /// `status_messages`: show each unit PID 1 reports on the message line.
+        public var statusMessages = false
+        /// `shutdown_loader`, `reboot_loader`: the loader Plymouth's change-mode switches to; nil keeps the loader.
+        public var shutdownLoader: String? = nil
+        public var rebootLoader: String? = nil
         public init() {}
+
+        /// The daemon's form of these settings.
+        public var settings: BootSettings {
+            var b = BootSettings()
+            b.psplashFifoDirectory = psplashFifo ? psplashFifoDir : nil
+            b.plymouth = plymouth
+            b.timelinePath = timeline
+            b.statusMessages = statusMessages
+            if let shutdownLoader { b.modeLoaders["shutdown"] = shutdownLoader }
+            if let rebootLoader { b.modeLoaders["reboot"] = rebootLoader }
+            return b
+        }
     }
 }
 
@@ -114,7 +135,7 @@ extension Config {
         "daemon": ["socket", "socket_group", "max_clients", "idle_timeout", "max_line", "log_level"],
         "loader": ["name", "parameters", "message", "message_style", "progress"],
         "display": ["type"],
-        "boot": ["psplash_fifo", "plymouth"],
+        "boot": ["psplash_fifo", "psplash_fifo_dir", "plymouth", "timeline", "status_messages", "shutdown_loader", "reboot_loader"],
     ]
 
     private static func readFile(_ path: String) throws(ConfigError) -> [UInt8] {
@@ -318,7 +339,12 @@ struct ConfigDecoder {
             let key = "boot." + entry.key
             switch entry.key {
             case "psplash_fifo": b.psplashFifo = try boolean(entry, key)
+            case "psplash_fifo_dir": b.psplashFifoDir = try absolutePath(entry, key)
             case "plymouth": b.plymouth = try boolean(entry, key)
+            case "timeline": b.timeline = try absolutePath(entry, key)
+            case "status_messages": b.statusMessages = try boolean(entry, key)
+            case "shutdown_loader": b.shutdownLoader = try loaderName(entry, key)
+            case "reboot_loader": b.rebootLoader = try loaderName(entry, key)
             default: throw unknownKey(entry, table: "boot")
             }
         }
@@ -377,6 +403,23 @@ struct ConfigDecoder {
     }
 
     // MARK: Typed values
+
+    private func absolutePath(_ entry: TOMLEntry, _ key: String) throws(ConfigError) -> String {
+        let path = try string(entry, key)
+        guard path.hasPrefix("/"), path.utf8.count < 4096, !path.contains("\0") else {
+            throw error("expected an absolute path (starting with /), got \(quoted(path))", at: entry.value.position, key: key)
+        }
+        return path
+    }
+
+    private func loaderName(_ entry: TOMLEntry, _ key: String) throws(ConfigError) -> String {
+        let name = try string(entry, key)
+        guard let type = Catalog.type(named: name) else {
+            let hint = suggestion(for: name, among: Catalog.names).map { " (did you mean '\($0)'?)" } ?? ""
+            throw error("unknown loader \(quoted(name))\(hint); available: " + Catalog.names.joined(separator: ", "), at: entry.value.position, key: key)
+        }
+        return type.name
+    }
 
     private func string(_ entry: TOMLEntry, _ key: String) throws(ConfigError) -> String {
         guard case .string(let s) = entry.value.kind else {

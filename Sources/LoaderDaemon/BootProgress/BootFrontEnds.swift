@@ -1,0 +1,345 @@
+import FixedPoint
+import Glibc
+import Loaders
+import Logging
+
+/// The boot front ends' settings (`[boot]` in loaderd.toml, `--psplash-fifo`, `--plymouth`).
+public struct BootSettings: Sendable, Equatable {
+    /// The directory of psplash's FIFO (`psplash_fifo` in it); nil: no psplash front end.
+    public var psplashFifoDirectory: String? = nil
+    /// Answer Plymouth's protocol on its abstract sockets.
+    public var plymouth = false
+    /// Where the Plymouth front end keeps the previous boot's timeline.
+    public var timelinePath = BootTimeline.defaultPath
+    /// Show each unit of PID 1's `U` messages on the message line.
+    public var statusMessages = false
+    /// Loaders `C` (change mode) switches to, by mode name (`shutdown`, `reboot`, ...); a mode not
+    /// listed keeps the loader shown.
+    public var modeLoaders: [String: String] = [:]
+    public init() {}
+}
+
+/// The psplash FIFO and the Plymouth sockets in the daemon's poll loop, and what their commands do.
+final class BootFrontEnds {
+    let settings: BootSettings
+    let logger: Logger
+    let psplash: PsplashFIFO?
+    let plymouth: PlymouthServer?
+    /// CLOCK_MONOTONIC nanoseconds when loaderd started (the timeline's origin).
+    let startedAt: Int64
+    var estimator: BootProgressEstimator
+    /// `C`'s last mode; the timeline is recorded only for `boot-up`.
+    var mode = "boot-up"
+    /// `A`/`a`: progress from `U` is held back (and applied on `a`).
+    var paused = false
+    /// The best progress from `U` not yet shown (paused, or the splash hidden).
+    var heldProgress: Int?
+    /// `H`/`D`: the splash is hidden; what was shown, to bring it back on `$`/`r`.
+    var hidden = false
+    var hiddenSession: (name: String, assignments: [Assignment])?
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    /// Where this turn's descriptors start in the daemon's poll set, and how many connections.
+    var pollBase = 0
+    var polledConnections = 0
+
+    init(settings: BootSettings, maximumConnections: Int, startedAt: Int64, logger: Logger) throws(SystemError) {
+        self.settings = settings
+        self.logger = logger
+        self.startedAt = startedAt
+        psplash = try settings.psplashFifoDirectory.map { dir throws(SystemError) in try PsplashFIFO.open(directory: dir) }
+        if let psplash { logger.info("psplash front end: reading \(psplash.path)") }
+        var previous: BootTimeline? = nil
+        if settings.plymouth {
+            plymouth = try PlymouthServer.listen(maximumConnections: maximumConnections) { logger.warning("\($0)") }
+            logger.info("Plymouth front end: listening on @\(PlymouthWire.socketName)")
+            switch BootTimeline.load(path: settings.timelinePath) {
+            case .success(let t?):
+                previous = t
+                logger.info("boot timeline \(settings.timelinePath): \(t.units.count) units over \(BootTimeline.seconds(t.total)) s")
+            case .success(nil):
+                logger.info("no boot timeline at \(settings.timelinePath) yet: progress is an estimate this boot")
+            case .failure(let e):
+                logger.warning("ignoring the boot timeline \(settings.timelinePath): \(e); progress is an estimate this boot")
+            }
+        } else {
+            plymouth = nil
+        }
+        estimator = BootProgressEstimator(previous: previous)
+    }
+
+    // MARK: Poll
+
+    func appendPollFDs(_ set: inout [pollfd]) {
+        pollBase = set.count
+        set.append(pollfd(fd: psplash?.readFD.rawValue ?? -1, events: Poll.readable, revents: 0))
+        guard let plymouth else { polledConnections = 0; return }
+        for l in plymouth.listeners { set.append(pollfd(fd: l.fd.rawValue, events: Poll.readable, revents: 0)) }
+        for c in plymouth.connections {
+            var events: Int16 = 0
+            if !c.readClosed { events |= Poll.readable }
+            if c.pendingOutput > 0 { events |= Poll.writable }
+            set.append(pollfd(fd: c.fd.rawValue, events: events, revents: 0))
+        }
+        polledConnections = plymouth.connections.count
+    }
+
+    func service(_ daemon: Daemon, now: Int64) {
+        let set = daemon.pollSet
+        guard pollBase < set.count else { return }
+        if let psplash, set[pollBase].revents != 0 {
+            buffer.withUnsafeMutableBytes { raw in
+                psplash.readCommands(into: raw) { command in handle(command, daemon: daemon, now: now) }
+            }
+        }
+        guard let plymouth else { return }
+        var index = pollBase + 1
+        for l in plymouth.listeners {
+            if set[index].revents != 0 { plymouth.accept(l.fd.rawValue) { logger.notice("\($0)") } }
+            index += 1
+        }
+        // Connections accepted this turn were appended after the polled ones; an eviction may
+        // have shifted the array, so they are matched by descriptor.
+        for _ in 0..<polledConnections {
+            let p = set[index]
+            index += 1
+            guard p.revents != 0, let c = plymouth.connections.first(where: { $0.fd.rawValue == p.fd }) else { continue }
+            service(c, revents: p.revents, daemon: daemon, now: now)
+        }
+        for c in plymouth.connections where !c.dead && c.pendingOutput > 0 {
+            if !c.flush() { c.dead = true }
+        }
+        for c in plymouth.connections where c.readClosed && c.pendingOutput == 0 { c.dead = true }
+        plymouth.connections.removeAll { $0.dead }
+    }
+
+    func service(_ c: PlymouthConnection, revents: Int16, daemon: Daemon, now: Int64) {
+        if revents & Poll.invalid != 0 { c.dead = true; return }
+        if revents & Poll.writable != 0, !c.flush() { c.dead = true; return }
+        guard revents & (Poll.readable | Poll.hangUp | Poll.error) != 0, !c.readClosed else { return }
+        let result = buffer.withUnsafeMutableBytes { UnixSocket.receiveSome(c.fd.rawValue, into: $0) }
+        switch result {
+        case .failure: c.dead = true
+        case .success(nil): break
+        case .success(0?):
+            c.readClosed = true
+            if c.parser.isInsideRequest { logger.debug("Plymouth front end: a client closed in the middle of a request") }
+        case .success(let n?):
+            let error = buffer.withUnsafeBytes { raw in
+                c.parser.feed(UnsafeRawBufferPointer(rebasing: raw[0..<n])) { request in
+                    c.queue(reply(to: request, from: c, daemon: daemon, now: now))
+                }
+            }
+            if let error {
+                logger.notice("Plymouth front end: dropped a client (uid \(c.peerUID)) that broke the framing: \(error)")
+                _ = c.flush()
+                c.dead = true
+            } else if c.pendingOutput > PlymouthServer.maximumOutput {
+                logger.warning("Plymouth front end: dropped a client that does not read its replies")
+                c.dead = true
+            }
+        }
+    }
+
+    func close() {
+        plymouth?.closeAll()
+        psplash?.removeFile()
+    }
+
+    // MARK: psplash
+
+    func handle(_ command: PsplashCommand?, daemon: Daemon, now: Int64) {
+        guard let command else {
+            logger.notice("psplash front end: dropped a command longer than \(PsplashCommand.maximumLength) bytes")
+            return
+        }
+        switch command {
+        case .progress(let n):
+            daemon.setBarDirection(reversed: n < 0, now: now)
+            _ = daemon.setProgress(Percent(thousandths: abs(n) * 1000), force: true, now: now)
+        case .message(let text):
+            daemon.setMessage(text, now: now)
+        case .quit:
+            logger.notice("psplash front end: QUIT: stopping")
+            daemon.running = false
+        case .ignored(let text):
+            logger.debug("psplash front end: ignored '\(RequestParser.quote(Substring(text)))'")
+        }
+    }
+
+    // MARK: Plymouth
+
+    func elapsed(_ now: Int64) -> Int64 { Swift.max(0, (now - startedAt) / 1000) }
+
+    /// Shows (or holds back) the progress from the boot accounting.
+    func pushProgress(_ thousandths: Int, daemon: Daemon, now: Int64) {
+        if paused || hidden {
+            heldProgress = Swift.max(heldProgress ?? 0, thousandths)
+            return
+        }
+        heldProgress = nil
+        _ = daemon.setProgress(Percent(thousandths: thousandths), force: false, now: now)
+    }
+
+    func releaseHeldProgress(daemon: Daemon, now: Int64) {
+        if let held = heldProgress { pushProgress(held, daemon: daemon, now: now) }
+    }
+
+    func reply(to request: PlymouthRequest, from c: PlymouthConnection, daemon: Daemon, now: Int64) -> PlymouthReply {
+        guard c.peerUID == 0 else {
+            if !c.refusedLogged {
+                logger.notice("Plymouth front end: refused requests from uid \(c.peerUID) (only root may talk to the splash, as with plymouthd)")
+                c.refusedLogged = true
+            }
+            return .nak
+        }
+        let text = request.text
+        switch UnicodeScalar(request.command) {
+        case "P":
+            return .ack
+        case "U":
+            logger.debug("Plymouth: status '\(text)'")
+            if mode == "boot-up", !text.isEmpty, let p = estimator.unitActive(text, at: elapsed(now)) {
+                pushProgress(p, daemon: daemon, now: now)
+            }
+            if settings.statusMessages, !text.isEmpty { daemon.setMessage(text, now: now) }
+            return .ack
+        case "u":
+            let value = Swift.max(0, PsplashCommand.atoi(text.utf8))
+            _ = daemon.setProgress(Percent(thousandths: value * 1000), force: true, now: now)
+            return .ack
+        case "M":
+            daemon.setMessage(text, now: now)
+            return .ack
+        case "m":
+            if daemon.state.message == Self.message(text) || text.isEmpty { daemon.setMessage("", now: now) }
+            return .ack
+        case "A":
+            paused = true
+            return .ack
+        case "a":
+            paused = false
+            releaseHeldProgress(daemon: daemon, now: now)
+            return .ack
+        case "$", "r":
+            show(daemon: daemon, now: now)
+            return .ack
+        case "H", "D":
+            hide(daemon: daemon, now: now)
+            return .ack
+        case "Q":
+            let retain = (request.argument?.first ?? 0) != 0
+            quit(retain: retain, daemon: daemon, now: now)
+            return .ack
+        case "C":
+            changeMode(text, daemon: daemon, now: now)
+            return .ack
+        case "S", "R", "!", "L":
+            if request.command == UInt8(ascii: "!") { logger.notice("Plymouth: a boot error was reported") }
+            return .ack
+        case "V":
+            // We "have an active VT" exactly when we drive a framebuffer on it.
+            return daemon.slots.contains { $0.spec.type == "fb" } ? .ack : .nak
+        case "*", "c", "W", "K":
+            // No prompts on the splash: the asker falls back to its own (console) prompt.
+            return .noAnswer
+        default:
+            logger.debug("Plymouth: unknown request '\(UnicodeScalar(request.command).escaped(asASCII: true))'")
+            return .nak
+        }
+    }
+
+    static func message(_ text: String) -> String? {
+        let t = String(text.prefix(Request.maximumMessageLength))
+        return t.isEmpty ? nil : t
+    }
+
+    func show(daemon: Daemon, now: Int64) {
+        guard hidden else {
+            if daemon.state.session == nil, let name = daemon.configuration.loader {
+                _ = daemon.startLoader(name, daemon.configuration.assignments, now: now)
+            }
+            return
+        }
+        hidden = false
+        if let s = hiddenSession {
+            _ = daemon.startLoader(s.name, s.assignments, now: now)
+        } else if let name = daemon.configuration.loader {
+            _ = daemon.startLoader(name, daemon.configuration.assignments, now: now)
+        }
+        hiddenSession = nil
+        releaseHeldProgress(daemon: daemon, now: now)
+    }
+
+    func hide(daemon: Daemon, now: Int64) {
+        guard !hidden else { return }
+        hidden = true
+        if let s = daemon.state.session {
+            hiddenSession = (s.name, s.assignments)
+            if let p = daemon.state.progressTarget { heldProgress = Swift.max(heldProgress ?? 0, p.thousandths) }
+            _ = daemon.execute(.stop(.now), now: now)
+        }
+    }
+
+    func changeMode(_ newMode: String, daemon: Daemon, now: Int64) {
+        logger.info("Plymouth: mode \(newMode)")
+        mode = newMode
+        if let name = settings.modeLoaders[newMode] {
+            switch daemon.startLoader(name, [], now: now) {
+            case .failure(let e): logger.error("Plymouth: mode \(newMode): \(e.message)")
+            case .success: break
+            }
+        }
+    }
+
+    func quit(retain: Bool, daemon: Daemon, now: Int64) {
+        logger.notice("Plymouth: quit\(retain ? " (retaining the splash)" : ""): stopping")
+        if mode == "boot-up", plymouth != nil {
+            let timeline = estimator.timeline(endedAt: elapsed(now))
+            do {
+                try timeline.save(path: settings.timelinePath)
+                logger.info("boot timeline: \(timeline.units.count) units over \(BootTimeline.seconds(timeline.total)) s saved to \(settings.timelinePath)")
+            } catch {
+                logger.warning("boot timeline not saved: \(error)")
+            }
+            if daemon.state.session != nil, !hidden {
+                _ = daemon.setProgress(.hundred, force: true, now: now)
+                // The last frame shows 100 without the smoothing (it may be the one retained).
+                daemon.state.progress = ProgressState(DaemonState.fixed(.hundred))
+            }
+        }
+        daemon.retainSplash = retain
+        // The frame drawn at the end of this turn is the last one (and the one retained): draw
+        // every display now rather than at its next frame time.
+        for slot in daemon.slots { slot.deadline = now }
+        daemon.running = false
+    }
+}
+
+extension Daemon {
+    /// Opens the front ends the settings ask for (nil: none).
+    static func openBootFrontEnds(_ configuration: DaemonConfiguration, logger: Logger) throws(SystemError) -> BootFrontEnds? {
+        let boot = configuration.boot
+        guard boot.psplashFifoDirectory != nil || boot.plymouth else { return nil }
+        return try BootFrontEnds(settings: boot, maximumConnections: configuration.maxClients,
+                                 startedAt: MonotonicClock.now(), logger: logger)
+    }
+
+    /// The message line from a front end: truncated to the protocol's limit; empty clears.
+    func setMessage(_ text: String, now: Int64) {
+        _ = execute(.message(BootFrontEnds.message(text)), now: now)
+    }
+
+    /// psplash's negative progress fills from the right: the `bar` loader (running or about to
+    /// start) gets `direction=right`, and back to the default for a positive value. Other loaders
+    /// are left as they are.
+    func setBarDirection(reversed: Bool, now: Int64) {
+        let current = state.session
+        guard current == nil || current?.name == ProgressBar.name else { return }
+        var assignments = (current?.assignments ?? []).filter { $0.key != "direction" }
+        if reversed { assignments.append(Assignment(key: "direction", value: "right")) }
+        if current == nil && !reversed { return }  // setProgress starts the plain bar
+        if current?.assignments != assignments || current?.stop != nil {
+            _ = startLoader(ProgressBar.name, assignments, now: now)
+        }
+    }
+}

@@ -1,0 +1,211 @@
+import Glibc
+
+/// One boot as the Plymouth front end saw it: when each unit became active (PID 1's `U`
+/// messages), in microseconds since loaderd started, and when the boot ended (`Q`).
+///
+/// Saved at quit, read at the next start: the file is small text, one unit per line, written
+/// atomically (a temporary file in the same directory, fsync, rename):
+/// ```
+/// loaderd-boot-timeline 1
+/// total 3.012
+/// 0.051 systemd-udevd.service
+/// 0.140 systemd-journald.service
+/// ```
+/// Seconds have three decimals. A unit appears once (its first activation).
+public struct BootTimeline: Equatable, Sendable {
+    public static let defaultPath = "/var/lib/loaderd/boot-timeline"
+    static let header = "loaderd-boot-timeline 1"
+    /// Most units kept (a big server boots a few hundred).
+    public static let maximumUnits = 4096
+
+    public var total: Int64
+    public var units: [(name: String, at: Int64)]
+
+    public init(total: Int64, units: [(name: String, at: Int64)]) { self.total = total; self.units = units }
+
+    public static func == (a: BootTimeline, b: BootTimeline) -> Bool {
+        a.total == b.total && a.units.count == b.units.count
+            && zip(a.units, b.units).allSatisfy { $0.name == $1.name && $0.at == $1.at }
+    }
+
+    // MARK: Text
+
+    public var text: String {
+        var out = Self.header + "\n" + "total " + Self.seconds(total) + "\n"
+        for unit in units { out += Self.seconds(unit.at) + " " + unit.name + "\n" }
+        return out
+    }
+
+    static func seconds(_ us: Int64) -> String {
+        let ms = Swift.max(0, us) / 1000
+        let frac = ms % 1000
+        return "\(ms / 1000)." + (frac < 10 ? "00" : frac < 100 ? "0" : "") + "\(frac)"
+    }
+
+    /// `S[.fff]` to microseconds (no sign, no exponent).
+    static func microseconds(_ text: Substring) -> Int64? {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let whole = parts.first, !whole.isEmpty, whole.count <= 9, whole.allSatisfy(\.isASCIIDigitCharacter),
+              let s = Int64(whole) else { return nil }
+        var us = s * 1_000_000
+        if parts.count == 2 {
+            let f = parts[1]
+            guard !f.isEmpty, f.count <= 6, f.allSatisfy(\.isASCIIDigitCharacter), let v = Int64(f) else { return nil }
+            var scale: Int64 = 1
+            for _ in 0..<(6 - f.count) { scale *= 10 }
+            us += v * scale
+        }
+        return us
+    }
+
+    /// Parses the file's text; the error says which line is wrong and why.
+    public static func parse(_ text: String) -> Result<BootTimeline, BootTimelineError> {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last == "" { lines.removeLast() }
+        guard lines.first == Substring(header) else { return .failure(.init(line: 1, "expected '\(header)'")) }
+        guard lines.count >= 2, lines[1].hasPrefix("total "), let total = microseconds(lines[1].dropFirst(6)), total > 0 else {
+            return .failure(.init(line: 2, "expected 'total SECONDS' with SECONDS more than 0"))
+        }
+        var units: [(String, Int64)] = []
+        for (i, line) in lines.dropFirst(2).enumerated() {
+            guard units.count < maximumUnits else { return .failure(.init(line: i + 3, "more than \(maximumUnits) units")) }
+            guard let space = line.firstIndex(of: " "), let at = microseconds(line[..<space]), at <= total else {
+                return .failure(.init(line: i + 3, "expected 'SECONDS UNIT' with SECONDS at most the total"))
+            }
+            let name = line[line.index(after: space)...]
+            guard !name.isEmpty, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == " " }) else {
+                return .failure(.init(line: i + 3, "expected a unit name without spaces"))
+            }
+            units.append((String(name), at))
+        }
+        return .success(BootTimeline(total: total, units: units))
+    }
+
+    // MARK: Files
+
+    /// Reads the timeline at `path`: nil when there is none yet; an error (for a log line) when
+    /// the file cannot be read or is not a timeline.
+    public static func load(path: String) -> Result<BootTimeline?, BootTimelineError> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        if fd < 0 {
+            if errno == ENOENT { return .success(nil) }
+            return .failure(.init("cannot open: " + String(cString: strerror(errno))))
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure(.init("cannot read: " + String(cString: strerror(errno))))
+            }
+            if n == 0 { break }
+            bytes += chunk[..<n]
+            if bytes.count > 1 << 20 { return .failure(.init("larger than 1 MiB; not a boot timeline")) }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else { return .failure(.init("not UTF-8 text")) }
+        return parse(text).map { Optional($0) }
+    }
+
+    /// Writes the timeline to `path` atomically; creates the directory (0755) when it is missing.
+    public func save(path: String) throws(BootTimelineError) {
+        guard let slash = path.lastIndex(of: "/") else { throw BootTimelineError("not an absolute path") }
+        let directory = slash == path.startIndex ? "/" : String(path[..<slash])
+        if mkdir(directory, 0o755) != 0 && errno != EEXIST {
+            throw BootTimelineError("cannot create \(directory): " + String(cString: strerror(errno)))
+        }
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard fd >= 0 else { throw BootTimelineError("cannot create \(temporary): " + String(cString: strerror(errno))) }
+        var content = text
+        var failure: Int32 = 0
+        content.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 { if errno == EINTR { continue }; failure = errno; return }
+                offset += n
+            }
+        }
+        if failure == 0 && fsync(fd) != 0 { failure = errno }
+        close(fd)
+        if failure == 0 && rename(temporary, path) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(temporary)
+            throw BootTimelineError("cannot write \(path): " + String(cString: strerror(failure)))
+        }
+        let dirfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dirfd >= 0 { _ = fsync(dirfd); close(dirfd) }
+    }
+}
+
+public struct BootTimelineError: Error, Equatable, CustomStringConvertible, Sendable {
+    public let line: Int?
+    public let message: String
+    init(line: Int? = nil, _ message: String) { self.line = line; self.message = message }
+    public var description: String { line.map { "line \($0): " + message } ?? message }
+}
+
+extension Character {
+    var isASCIIDigitCharacter: Bool { isASCII && isWholeNumber }
+}
+
+/// Turns the `U` stream into a determinate progress that never goes backwards.
+///
+/// With the previous boot's timeline, a unit becoming active maps to the share of the previous
+/// boot's duration at which it became active then (Plymouth's boot-duration idea); a unit the
+/// previous boot did not have changes nothing. Progress stays below 100 until quit.
+///
+/// Without a timeline (the first boot, or a corrupt file), there is nothing honest to divide by:
+/// the estimate is `90 · n / (n + 50)` for n units seen — it moves with every unit, slows as the
+/// boot goes on, never reaches 90, and quit takes it to 100.
+public struct BootProgressEstimator: Sendable {
+    /// Previous boot: unit → its share of the boot in thousandths of a percent (0…100_000).
+    let history: [String: Int]
+    public var hasHistory: Bool { !history.isEmpty }
+    /// This boot, in arrival order.
+    public private(set) var recorded: [(name: String, at: Int64)] = []
+    private var seen: Set<String> = []
+    /// The highest target handed out (thousandths of a percent).
+    public private(set) var current = 0
+
+    /// Highest progress before quit.
+    public static let ceiling = 99_000
+
+    public init(previous: BootTimeline?) {
+        var h: [String: Int] = [:]
+        if let previous, previous.total > 0 {
+            for unit in previous.units where h[unit.name] == nil {
+                h[unit.name] = Int(Swift.min(100_000, unit.at * 100_000 / previous.total))
+            }
+        }
+        history = h
+    }
+
+    /// A unit became active `at` microseconds after start: the new progress in thousandths of a
+    /// percent, or nil when it does not move.
+    public mutating func unitActive(_ name: String, at: Int64) -> Int? {
+        guard !seen.contains(name) else { return nil }
+        if recorded.count < BootTimeline.maximumUnits {
+            seen.insert(name)
+            recorded.append((name, at))
+        }
+        let estimate: Int
+        if hasHistory {
+            guard let share = history[name] else { return nil }
+            estimate = Swift.min(share, Self.ceiling)
+        } else {
+            let n = seen.count
+            estimate = 90_000 * n / (n + 50)
+        }
+        guard estimate > current else { return nil }
+        current = estimate
+        return estimate
+    }
+
+    /// This boot's timeline, ended at `at` microseconds.
+    public func timeline(endedAt at: Int64) -> BootTimeline {
+        BootTimeline(total: Swift.max(at, recorded.last?.at ?? 0, 1), units: recorded)
+    }
+}

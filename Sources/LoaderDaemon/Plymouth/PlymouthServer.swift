@@ -1,0 +1,111 @@
+import CLinux
+import Glibc
+import SystemPackage
+
+/// One client of the Plymouth socket (systemd's PID 1, the `plymouth` client, ask-password agents).
+final class PlymouthConnection {
+    let fd: OwnedDescriptor
+    let peerUID: uid_t
+    var parser = PlymouthParser()
+    var output: [UInt8] = []
+    var outputStart = 0
+    var readClosed = false
+    var dead = false
+    /// Set once a non-root request was refused and logged (logged once per connection).
+    var refusedLogged = false
+
+    init(fd: OwnedDescriptor, peerUID: uid_t) { self.fd = fd; self.peerUID = peerUID }
+
+    var pendingOutput: Int { output.count - outputStart }
+
+    func queue(_ reply: PlymouthReply) { output += reply.bytes }
+
+    /// Sends what the socket takes now; false when the peer is gone.
+    func flush() -> Bool {
+        guard pendingOutput > 0 else { return true }
+        let r = output.withUnsafeBytes { UnixSocket.sendSome(fd.rawValue, UnsafeRawBufferPointer(rebasing: $0[outputStart...])) }
+        guard case .success(let n) = r else { return false }
+        outputStart += n
+        if outputStart == output.count { output.removeAll(keepingCapacity: true); outputStart = 0 }
+        return true
+    }
+}
+
+/// Plymouth's listening sockets: the abstract `/org/freedesktop/plymouthd` bound with the trimmed
+/// address length (what plymouthd and current clients use), and the old abstract
+/// `/ply-boot-protocol` with the full-length NUL-padded address (what old clients try).
+final class PlymouthServer {
+    let listeners: [(name: String, fd: OwnedDescriptor)]
+    var connections: [PlymouthConnection] = []
+    let maximumConnections: Int
+
+    init(listeners: [(name: String, fd: OwnedDescriptor)], maximumConnections: Int) {
+        self.listeners = listeners; self.maximumConnections = maximumConnections
+    }
+
+    /// Most unsent reply bytes per connection before it is dropped (a client that never reads).
+    static let maximumOutput = 64 * 1024
+
+    /// Binds both names. The current name is required (another plymouthd or loaderd on it is an
+    /// error a person must fix); the old name is best effort (`warn` says why it is missing).
+    static func listen(maximumConnections: Int, warn: (String) -> Void) throws(SystemError) -> PlymouthServer {
+        let current = try bind(PlymouthWire.socketName, trimmed: true)
+        var listeners = [(PlymouthWire.socketName, current)]
+        do {
+            listeners.append((PlymouthWire.oldSocketName, try bind(PlymouthWire.oldSocketName, trimmed: false)))
+        } catch {
+            warn("Plymouth front end: not listening on the old name: \(error)")
+        }
+        return PlymouthServer(listeners: listeners, maximumConnections: maximumConnections)
+    }
+
+    /// An abstract address: NUL, then the name; `trimmed` gives the exact length
+    /// (offsetof(sun_path) + 1 + strlen), otherwise the whole NUL-padded `sockaddr_un`.
+    static func address(_ name: String, trimmed: Bool) -> (sockaddr_un, socklen_t) {
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(name.utf8)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in bytes.enumerated() where i + 1 < raw.count { raw[i + 1] = b }
+        }
+        let base = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)!
+        let length = trimmed ? base + 1 + bytes.count : MemoryLayout<sockaddr_un>.size
+        return (addr, socklen_t(length))
+    }
+
+    static func bind(_ name: String, trimmed: Bool) throws(SystemError) -> OwnedDescriptor {
+        var (addr, len) = address(name, trimmed: trimmed)
+        let fd = try UnixSocket.socket(Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
+        let bound = UnixSocket.withSockaddr(&addr) { a in syscall { Glibc.bind(fd.rawValue, a, len) } }
+        if case .failure(let e) = bound {
+            throw SystemError("cannot bind the Plymouth socket @\(name)", e,
+                              hint: e == .addressInUse ? "plymouthd (or another loaderd) is running; stop it or leave [boot] plymouth off" : nil)
+        }
+        if case .failure(let e) = syscall({ Glibc.listen(fd.rawValue, 128) }) {
+            throw SystemError("cannot listen on the Plymouth socket @\(name)", e)
+        }
+        return fd
+    }
+
+    /// Accepts what is pending on `listener` (bounded per turn). At the connection limit the
+    /// oldest connection is dropped, so that PID 1's messages always get through.
+    func accept(_ listener: Int32, logNotice: (String) -> Void) {
+        for _ in 0..<64 {
+            let r = syscall { loaderd_accept_nonblocking(listener) }
+            guard case .success(let raw) = r else { return }
+            let fd = OwnedDescriptor(raw)
+            var pid: Int32 = 0, uid: UInt32 = 0, gid: UInt32 = 0
+            // No credentials: treated as not root (every request gets NAK).
+            if loaderd_peer_credentials(raw, &pid, &uid, &gid) != 0 { uid = UInt32.max }
+            if connections.count >= maximumConnections {
+                logNotice("Plymouth front end: \(maximumConnections) connections open; dropping the oldest")
+                connections.removeFirst()
+            }
+            connections.append(PlymouthConnection(fd: fd, peerUID: uid))
+        }
+    }
+
+    func closeAll() {
+        connections.removeAll()
+    }
+}

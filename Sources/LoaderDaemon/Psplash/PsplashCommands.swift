@@ -1,0 +1,130 @@
+// Standard library only: this file is compiled into the psplash fuzzer as it is (Fuzz/PsplashFuzz).
+// docs/PROTOCOL.md ("psplash front end") is the specification; keep the two in step.
+
+/// One command read from psplash's FIFO.
+public enum PsplashCommand: Equatable, Sendable {
+    /// `PROGRESS n`: −100…100 (atoi, clamped); negative fills from the right, as psplash does.
+    case progress(Int)
+    /// `MSG text`: the message line (text after `MSG` and its spaces; empty clears).
+    case message(String)
+    /// `QUIT`: end as on SIGTERM.
+    case quit
+    /// Anything else: ignored, as psplash does (the daemon logs it at debug level).
+    case ignored(String)
+
+    /// Longest command kept, in bytes; a longer one is dropped whole (up to its separator).
+    public static let maximumLength = 1024
+
+    /// Parses one command (without its separator), psplash's way: the first space-delimited word
+    /// is the command, the rest after its spaces the argument.
+    public static func parse(_ bytes: some Collection<UInt8>) -> PsplashCommand {
+        var word: [UInt8] = []
+        var index = bytes.startIndex
+        // strtok(" ") skips leading spaces before the command word too.
+        while index != bytes.endIndex, bytes[index] == 0x20 { index = bytes.index(after: index) }
+        while index != bytes.endIndex, bytes[index] != 0x20 {
+            word.append(bytes[index]); index = bytes.index(after: index)
+        }
+        while index != bytes.endIndex, bytes[index] == 0x20 { index = bytes.index(after: index) }
+        let argument = bytes[index...]
+        switch word {
+        case Array("PROGRESS".utf8):
+            // psplash ignores PROGRESS without an argument.
+            if argument.isEmpty { return .ignored(text(bytes)) }
+            return .progress(atoi(argument))
+        case Array("MSG".utf8):
+            return .message(text(argument))
+        case Array("QUIT".utf8):
+            return .quit
+        default:
+            return .ignored(text(bytes))
+        }
+    }
+
+    /// C's `atoi` without its undefined overflow: leading blanks, a sign, digits; stops at the
+    /// first other byte; no digits is 0. Saturates, then clamps to −100…100.
+    public static func atoi(_ bytes: some Collection<UInt8>) -> Int {
+        var index = bytes.startIndex
+        while index != bytes.endIndex, [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D].contains(bytes[index]) {
+            index = bytes.index(after: index)
+        }
+        var negative = false
+        if index != bytes.endIndex, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+            negative = bytes[index] == UInt8(ascii: "-")
+            index = bytes.index(after: index)
+        }
+        var value = 0
+        while index != bytes.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+            value = Swift.min(value * 10 + Int(bytes[index] - UInt8(ascii: "0")), 1_000)
+            index = bytes.index(after: index)
+        }
+        return Swift.max(-100, Swift.min(100, negative ? -value : value))
+    }
+
+    /// Bytes as text: invalid UTF-8 is replaced, control characters dropped (one line).
+    static func text(_ bytes: some Collection<UInt8>) -> String {
+        var out = ""
+        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars
+        where !(scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)) {
+            out.unicodeScalars.append(scalar)
+        }
+        return out
+    }
+}
+
+/// Splits psplash's FIFO stream into commands: separated by `\n` or `\0`, empty ones skipped,
+/// several per read, a command split across reads joined. The buffer is bounded: a command longer
+/// than `maximumLength` is dropped whole (reported once as `nil`), up to its separator.
+public struct PsplashSplitter {
+    public let maximumLength: Int
+    private var pending: [UInt8] = []
+    private var discarding = false
+
+    public init(maximumLength: Int = PsplashCommand.maximumLength) {
+        precondition(maximumLength > 0)
+        self.maximumLength = maximumLength
+        pending.reserveCapacity(maximumLength)
+    }
+
+    /// Bytes of an unfinished command being kept (never more than `maximumLength`).
+    public var bufferedByteCount: Int { pending.count }
+
+    /// Feeds one chunk; `body` gets each complete command's bytes (valid during the call only),
+    /// or nil once for each over-long command that was dropped.
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer?) -> Void) {
+        var start = 0
+        for i in 0..<chunk.count where chunk[i] == 0x0A || chunk[i] == 0x00 {
+            emit(UnsafeRawBufferPointer(rebasing: chunk[start..<i]), body)
+            start = i + 1
+        }
+        let rest = UnsafeRawBufferPointer(rebasing: chunk[start...])
+        guard !discarding, !rest.isEmpty else { return }
+        if pending.count + rest.count > maximumLength {
+            pending.removeAll(keepingCapacity: true)
+            discarding = true
+            body(nil)
+        } else {
+            pending.append(contentsOf: rest)
+        }
+    }
+
+    private mutating func emit(_ tail: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer?) -> Void) {
+        if discarding {
+            discarding = false
+            return
+        }
+        if pending.isEmpty {
+            if tail.count > maximumLength { body(nil); return }
+            if !tail.isEmpty { body(tail) }
+            return
+        }
+        if pending.count + tail.count > maximumLength {
+            pending.removeAll(keepingCapacity: true)
+            body(nil)
+            return
+        }
+        pending.append(contentsOf: tail)
+        pending.withUnsafeBytes { body($0) }
+        pending.removeAll(keepingCapacity: true)
+    }
+}

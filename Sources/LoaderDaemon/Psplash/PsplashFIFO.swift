@@ -1,0 +1,87 @@
+import Glibc
+import SystemPackage
+
+/// psplash's command FIFO, `$PSPLASH_FIFO_DIR/psplash_fifo`, read in the poll loop.
+///
+/// The daemon holds a write descriptor of its own on the FIFO besides the non-blocking read one,
+/// so the read side never sees end-of-file when a writer (`psplash-write`, `echo > fifo`) closes:
+/// no reopening, no POLLHUP storm, and a writer's `open(O_WRONLY|O_NONBLOCK)` always finds a
+/// reader while loaderd runs. The FIFO is removed at exit (as psplash does) when it is still the
+/// one loaderd opened.
+final class PsplashFIFO {
+    static let fileName = "psplash_fifo"
+
+    let path: String
+    let readFD: OwnedDescriptor
+    let writeFD: OwnedDescriptor
+    var splitter = PsplashSplitter()
+    let device: dev_t
+    let inode: ino_t
+
+    private init(path: String, readFD: OwnedDescriptor, writeFD: OwnedDescriptor, device: dev_t, inode: ino_t) {
+        self.path = path; self.readFD = readFD; self.writeFD = writeFD; self.device = device; self.inode = inode
+    }
+
+    /// Creates (mode 0660) or reuses the FIFO in `directory` and opens it. An existing FIFO is
+    /// accepted; a regular file, a symlink or anything else at the path is refused.
+    static func open(directory: String) throws(SystemError) -> PsplashFIFO {
+        let path = (directory.hasSuffix("/") ? String(directory.dropLast()) : directory) + "/" + fileName
+        var st = stat()
+        if lstat(path, &st) == 0 {
+            try check(st, path)
+        } else if errno == ENOENT {
+            let previous = umask(0o117)
+            let rc = mkfifo(path, 0o660)
+            let e = errno
+            umask(previous)
+            if rc != 0 && e != EEXIST {
+                throw SystemError("cannot create the psplash FIFO \(path)", Errno(rawValue: e),
+                                  hint: e == ENOENT ? "does the directory exist? see --psplash-fifo=DIR or boot.psplash_fifo_dir" : nil)
+            }
+            guard lstat(path, &st) == 0 else { throw SystemError("cannot inspect \(path)", Errno(rawValue: errno)) }
+            try check(st, path)
+        } else {
+            throw SystemError("cannot inspect \(path)", Errno(rawValue: errno))
+        }
+        let r = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
+        guard r >= 0 else { throw SystemError("cannot open the psplash FIFO \(path) for reading", Errno(rawValue: errno)) }
+        let readFD = OwnedDescriptor(r)
+        // The reader exists, so a non-blocking open for writing succeeds at once.
+        let w = Glibc.open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
+        guard w >= 0 else { throw SystemError("cannot open the psplash FIFO \(path) for writing", Errno(rawValue: errno)) }
+        let writeFD = OwnedDescriptor(w)
+        var a = stat(), b = stat()
+        guard fstat(r, &a) == 0, fstat(w, &b) == 0, (a.st_mode & S_IFMT) == S_IFIFO,
+              a.st_dev == b.st_dev, a.st_ino == b.st_ino else {
+            throw SystemError("\(path) changed while it was being opened", hint: "is something else managing it?")
+        }
+        return PsplashFIFO(path: path, readFD: readFD, writeFD: writeFD, device: a.st_dev, inode: a.st_ino)
+    }
+
+    private static func check(_ st: stat, _ path: String) throws(SystemError) {
+        switch st.st_mode & S_IFMT {
+        case S_IFIFO: return
+        case S_IFLNK:
+            throw SystemError("\(path) is a symbolic link; refusing to follow it for the psplash FIFO", hint: "remove it")
+        case S_IFREG:
+            throw SystemError("\(path) is a regular file, not a FIFO; refusing to use it for the psplash FIFO", hint: "remove it")
+        default:
+            throw SystemError("\(path) exists and is not a FIFO", hint: "remove it")
+        }
+    }
+
+    /// One non-blocking read; `body` gets each complete command (nil: an over-long one dropped).
+    func readCommands(into buffer: UnsafeMutableRawBufferPointer, _ body: (PsplashCommand?) -> Void) {
+        let n = syscall { read(readFD.rawValue, buffer.baseAddress, buffer.count) }
+        guard case .success(let count) = n, count > 0 else { return }  // EAGAIN, or 0 (cannot happen: we hold a writer)
+        splitter.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { bytes in
+            body(bytes.map { PsplashCommand.parse($0) })
+        }
+    }
+
+    /// Removes the FIFO if it is still the one opened (never a newer one).
+    func removeFile() {
+        var st = stat()
+        if lstat(path, &st) == 0, st.st_dev == device, st.st_ino == inode { unlink(path) }
+    }
+}
