@@ -126,19 +126,7 @@ public final class ImageDisplay: Display {
         }
         let fd = Glibc.open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw failure("cannot create \(temporaryPath)", errno) }
-        var code: Int32 = 0
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    code = errno
-                    return
-                }
-                offset += n
-            }
-        }
+        var code = FileIO.writeAll(fd: fd, bytes: bytes)
         if Glibc.close(fd) != 0 && code == 0 && errno != EINTR { code = errno }
         if code != 0 {
             unlink(temporaryPath)
