@@ -70,17 +70,7 @@ public final class ImageDisplay: Display {
 
     public func show(_ canvas: Canvas) throws(DisplayError) {
         precondition(canvas.width == canvasWidth && canvas.height == canvasHeight, "canvas size differs from the display's")
-        let background = self.background
-        next.withUnsafeMutableBufferPointer { out in
-            canvas.pixels.withUnsafeBufferPointer { pixels in
-                var o = 0
-                for p in pixels {
-                    let c = p.over(background)
-                    out[o] = c.r; out[o + 1] = c.g; out[o + 2] = c.b
-                    o += 3
-                }
-            }
-        }
+        RGBImage.composite(canvas, over: background, into: &next)
         try commit()
     }
 
