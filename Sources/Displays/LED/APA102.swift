@@ -136,10 +136,7 @@ public final class APA102Display: Display {
 
     private func send() throws(DisplayError) {
         sent = false
-        let result: Result<Void, TransportError> = frame.withUnsafeBytes { raw in
-            do throws(TransportError) { try bus.sendSplitting(raw); return .success(()) } catch { return .failure(error) }
-        }
-        if case .failure(let error) = result { throw DisplayError(display: name, error) }
+        try bus.sendFrame(frame, splitting: true, display: name)
         sent = true
     }
 

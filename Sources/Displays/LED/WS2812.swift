@@ -179,10 +179,7 @@ public final class WS2812Display: Display {
 
     private func send() throws(DisplayError) {
         sent = false
-        let result: Result<Void, TransportError> = frame.withUnsafeBytes { raw in
-            do throws(TransportError) { try bus.send(raw); return .success(()) } catch { return .failure(error) }
-        }
-        if case .failure(let error) = result { throw DisplayError(display: name, error) }
+        try bus.sendFrame(frame, splitting: false, display: name)
         sent = true
     }
 
