@@ -70,17 +70,7 @@ public final class ImageDisplay: Display {
 
     public func show(_ canvas: Canvas) throws(DisplayError) {
         precondition(canvas.width == canvasWidth && canvas.height == canvasHeight, "canvas size differs from the display's")
-        let background = self.background
-        next.withUnsafeMutableBufferPointer { out in
-            canvas.pixels.withUnsafeBufferPointer { pixels in
-                var o = 0
-                for p in pixels {
-                    let c = p.over(background)
-                    out[o] = c.r; out[o + 1] = c.g; out[o + 2] = c.b
-                    o += 3
-                }
-            }
-        }
+        RGBImage.composite(canvas, over: background, into: &next)
         try commit()
     }
 
@@ -126,19 +116,7 @@ public final class ImageDisplay: Display {
         }
         let fd = Glibc.open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw failure("cannot create \(temporaryPath)", errno) }
-        var code: Int32 = 0
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    code = errno
-                    return
-                }
-                offset += n
-            }
-        }
+        var code = FileIO.writeAll(fd: fd, bytes: bytes)
         if Glibc.close(fd) != 0 && code == 0 && errno != EINTR { code = errno }
         if code != 0 {
             unlink(temporaryPath)

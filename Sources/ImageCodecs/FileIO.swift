@@ -8,7 +8,25 @@ import Darwin
 
 /// Whole-file reads and writes with plain POSIX calls (no Foundation: the daemon uses these too).
 /// Errors carry the system's reason (`strerror(errno)`) and the path.
-enum FileIO {
+public enum FileIO {
+    /// Writes all of `bytes` to `fd`, retrying short writes and EINTR; 0, or the errno that
+    /// stopped it. Public so that the image display, which writes its own temporary file (see
+    /// `ImageDisplay`), shares this loop rather than keeping a copy. Allocates nothing.
+    public static func writeAll(fd: Int32, bytes: [UInt8]) -> Int32 {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += n
+            }
+            return 0
+        }
+    }
+
     static func systemReason(_ code: Int32) -> String {
         guard let s = strerror(code) else { return "error \(code)" }
         return String(cString: s)
@@ -18,19 +36,7 @@ enum FileIO {
     static func writeFile(_ bytes: [UInt8], to path: String) throws(ImageCodecError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw ImageCodecError(.write, path: path, reason: systemReason(errno)) }
-        var failure: Int32 = 0
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += n
-            }
-        }
+        var failure = writeAll(fd: fd, bytes: bytes)
         if close(fd) != 0 && failure == 0 { failure = errno }
         if failure != 0 { throw ImageCodecError(.write, path: path, reason: systemReason(failure)) }
     }

@@ -38,6 +38,17 @@ public struct RGBImage: Sendable, Hashable {
     /// ignored): each premultiplied pixel `p` becomes `p.over(background)`.
     public init(canvas: Canvas, background: Color) {
         var bytes = [UInt8](repeating: 0, count: canvas.width * canvas.height * 3)
+        RGBImage.composite(canvas, over: background, into: &bytes)
+        self.width = canvas.width
+        self.height = canvas.height
+        self.bytes = bytes
+    }
+
+    /// `init(canvas:background:)` without the allocation: writes the composited RGB bytes into
+    /// `bytes`, which must hold `canvas.width × canvas.height × 3`. The image display calls this
+    /// every frame with a buffer it keeps, so both share one conversion.
+    public static func composite(_ canvas: Canvas, over background: Color, into bytes: inout [UInt8]) {
+        precondition(bytes.count == canvas.pixels.count * 3, "expected \(canvas.pixels.count * 3) RGB bytes, got \(bytes.count)")
         bytes.withUnsafeMutableBufferPointer { out in
             canvas.pixels.withUnsafeBufferPointer { pixels in
                 var o = 0
@@ -48,9 +59,6 @@ public struct RGBImage: Sendable, Hashable {
                 }
             }
         }
-        self.width = canvas.width
-        self.height = canvas.height
-        self.bytes = bytes
     }
 
     /// The pixel at (x, y), opaque.

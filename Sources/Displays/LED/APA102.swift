@@ -56,14 +56,7 @@ public final class APA102Display: Display {
         let options = try LEDOptionReader(spec, accepted: acceptedKeys)
         var c = Configuration()
         c.variant = spec.type == "sk9822" ? .sk9822 : .apa102
-        (c.width, c.height) = try options.size("size", default: nil, in: 1...1024)
-        guard c.width * c.height <= 16384 else { throw options.error("'size' \(c.width)x\(c.height) has more than 16384 LEDs") }
-        c.layout = try options.stripLayout()
-        c.origin = try options.stripOrigin()
-        c.rotation = try options.rotation()
-        c.flip = try options.flip()
-        c.brightness = try options.brightness(default: 50)
-        c.gamma = try options.gamma()
+        try options.stripSettings(into: &c)
         c.order = try options.choice("order", default: .bgr, ColorOrder.all)
         c.framesPerSecond = try options.framesPerSecond()
         let choice = try options.transport(defaultSpeed: 8_000_000, needsLatch: false, allowsGPIO: true)
@@ -81,10 +74,7 @@ public final class APA102Display: Display {
         self.configuration = c
         self.bus = bus
         self.name = name ?? "\(c.variant.rawValue):\(bus.name)"
-        let transform = MatrixTransform(physicalWidth: c.width, physicalHeight: c.height, rotation: c.rotation, flip: c.flip)
-        canvasWidth = transform.canvasWidth
-        canvasHeight = transform.canvasHeight
-        map = StripGeometry.indexMap(width: c.width, height: c.height, layout: c.layout, origin: c.origin, transform: transform)
+        (canvasWidth, canvasHeight, map) = StripGeometry.resolve(c)
         gamma = LED8.gammaTable(c.gamma)
         order = (Int(c.order.channels.0), Int(c.order.channels.1), Int(c.order.channels.2))
         let n = c.width * c.height
@@ -136,10 +126,7 @@ public final class APA102Display: Display {
 
     private func send() throws(DisplayError) {
         sent = false
-        let result: Result<Void, TransportError> = frame.withUnsafeBytes { raw in
-            do throws(TransportError) { try bus.sendSplitting(raw); return .success(()) } catch { return .failure(error) }
-        }
-        if case .failure(let error) = result { throw DisplayError(display: name, error) }
+        try bus.sendFrame(frame, splitting: true, display: name)
         sent = true
     }
 
@@ -150,3 +137,5 @@ public final class APA102Display: Display {
         try? clear()
     }
 }
+
+extension APA102Display.Configuration: StripConfiguration {}

@@ -91,3 +91,42 @@ extension LEDOptionReader {
         try choice("origin", default: .topLeft, StripOrigin.allCases.map { ($0.rawValue, $0) })
     }
 }
+
+/// The settings APA102 and WS2812 strips share in their `Configuration`s: where each LED sits
+/// and how bright it is. One function reads them from a spec and one turns them into the
+/// LED → pixel table, so the two strip displays cannot drift apart. (MAX7219 modules are placed
+/// by their own rules and have no gamma, so they are not a strip here.)
+protocol StripConfiguration {
+    var width: Int { get set }
+    var height: Int { get set }
+    var layout: StripLayout { get set }
+    var origin: StripOrigin { get set }
+    var rotation: MatrixRotation { get set }
+    var flip: MatrixFlip { get set }
+    var brightness: Int { get set }
+    var gamma: Double { get set }
+}
+
+extension LEDOptionReader {
+    /// Reads `size` (required), `layout`, `origin`, `rotate`, `flip`, `brightness` and `gamma`
+    /// into `c`, in that order (so a spec with several bad values names the same one first).
+    func stripSettings(into c: inout some StripConfiguration) throws(DisplaySpecError) {
+        (c.width, c.height) = try size("size", default: nil, in: 1...1024)
+        guard c.width * c.height <= 16384 else { throw error("'size' \(c.width)x\(c.height) has more than 16384 LEDs") }
+        c.layout = try stripLayout()
+        c.origin = try stripOrigin()
+        c.rotation = try rotation()
+        c.flip = try flip()
+        c.brightness = try brightness(default: 50)
+        c.gamma = try gamma()
+    }
+}
+
+extension StripGeometry {
+    /// The canvas size and the LED index → canvas pixel table of a strip; built once at open.
+    static func resolve(_ c: some StripConfiguration) -> (canvasWidth: Int, canvasHeight: Int, map: [Int32]) {
+        let transform = MatrixTransform(physicalWidth: c.width, physicalHeight: c.height, rotation: c.rotation, flip: c.flip)
+        let map = indexMap(width: c.width, height: c.height, layout: c.layout, origin: c.origin, transform: transform)
+        return (transform.canvasWidth, transform.canvasHeight, map)
+    }
+}

@@ -157,3 +157,19 @@ extension LEDOptionReader {
 extension DisplayError {
     init(display: String, _ error: TransportError) { self.init(display: display, message: error.description) }
 }
+
+extension SPIBus {
+    /// Sends a strip display's whole frame buffer and reports a transport failure as the
+    /// display's. `splitting`: in bufsiz pieces (APA102, which has no timing); otherwise as one
+    /// message (WS2812, where a pause between messages would end the frame early). The Result
+    /// carries the typed error out of `withUnsafeBytes`, whose `rethrows` would erase its type.
+    func sendFrame(_ frame: [UInt8], splitting: Bool, display: String) throws(DisplayError) {
+        let result: Result<Void, TransportError> = frame.withUnsafeBytes { raw in
+            do throws(TransportError) {
+                if splitting { try sendSplitting(raw) } else { try send(raw) }
+                return .success(())
+            } catch { return .failure(error) }
+        }
+        if case .failure(let error) = result { throw DisplayError(display: display, error) }
+    }
+}

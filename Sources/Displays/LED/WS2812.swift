@@ -70,14 +70,7 @@ public final class WS2812Display: Display {
         }
         let options = try LEDOptionReader(spec, accepted: acceptedKeys)
         var c = Configuration()
-        (c.width, c.height) = try options.size("size", default: nil, in: 1...1024)
-        guard c.width * c.height <= 16384 else { throw options.error("'size' \(c.width)x\(c.height) has more than 16384 LEDs") }
-        c.layout = try options.stripLayout()
-        c.origin = try options.stripOrigin()
-        c.rotation = try options.rotation()
-        c.flip = try options.flip()
-        c.brightness = try options.brightness(default: 50)
-        c.gamma = try options.gamma()
+        try options.stripSettings(into: &c)
         c.order = try options.choice("order", default: .grb, ColorOrder.all)
         c.encoding = try options.choice("encoding", default: 3, [("3", 3), ("8", 8)])
         c.resetMicroseconds = try options.int("reset_us", default: 280, in: 50...10_000)
@@ -92,10 +85,7 @@ public final class WS2812Display: Display {
         self.configuration = c
         self.bus = bus
         self.name = name ?? "ws2812:\(bus.name)"
-        let transform = MatrixTransform(physicalWidth: c.width, physicalHeight: c.height, rotation: c.rotation, flip: c.flip)
-        canvasWidth = transform.canvasWidth
-        canvasHeight = transform.canvasHeight
-        map = StripGeometry.indexMap(width: c.width, height: c.height, layout: c.layout, origin: c.origin, transform: transform)
+        (canvasWidth, canvasHeight, map) = StripGeometry.resolve(c)
         let gamma = LED8.gammaTable(c.gamma)
         let scale = UInt8(LED8.level(percent: c.brightness, maximum: 255))
         encode = (0..<256).map { value in
@@ -179,10 +169,7 @@ public final class WS2812Display: Display {
 
     private func send() throws(DisplayError) {
         sent = false
-        let result: Result<Void, TransportError> = frame.withUnsafeBytes { raw in
-            do throws(TransportError) { try bus.send(raw); return .success(()) } catch { return .failure(error) }
-        }
-        if case .failure(let error) = result { throw DisplayError(display: name, error) }
+        try bus.sendFrame(frame, splitting: false, display: name)
         sent = true
     }
 
@@ -193,3 +180,5 @@ public final class WS2812Display: Display {
         try? clear()
     }
 }
+
+extension WS2812Display.Configuration: StripConfiguration {}
