@@ -33,7 +33,7 @@
 /// that only need to know roughly where the root is and then decide exactly by comparing squares
 /// (see `circleEdgeCoverage`): one division instead of isqrt's two or three and its final loop.
 /// Not monotone and not a bound in either direction: never use it as the root itself.
-@inlinable @inline(__always) public func approximateSquareRoot(_ n: UInt64) -> UInt64 {
+@inlinable public func approximateSquareRoot(_ n: UInt64) -> UInt64 {
     if n < 2 { return n }
     let x = isqrtTableEstimate(n)
     return (x + n / x) >> 1

@@ -23,7 +23,7 @@ public struct EllipseRow: ShapeRow {
         dy2 = dy * dy
     }
 
-    @inlinable @inline(__always) public func coverage(column: Int) -> UInt8 {
+    @inlinable public func coverage(column: Int) -> UInt8 {
         guard isCircle else { return ellipse.coverage(x: Fixed(column) + .half, y: y) }
         // coverage = edgeCoverage(hypot(dx, dy) − r) with dx = x − centre.x, as in `Ellipse.coverage`.
         let dx = UInt64((Fixed(column) + .half - ellipse.center.x).raw.magnitude)
@@ -59,7 +59,7 @@ public struct RoundedRectangleRow: ShapeRow {
         straightHalfWidth = rect.width / 2 - radius
     }
 
-    @inlinable @inline(__always) public func coverage(column: Int) -> UInt8 {
+    @inlinable public func coverage(column: Int) -> UInt8 {
         // An empty rectangle has overlapY 0 and so a box coverage of 0, as `coverage` returns.
         let x = Fixed(column) + .half
         let box = (overlap(x, rect.x, rect.maxX) * overlapY).unitByte
