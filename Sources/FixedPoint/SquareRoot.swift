@@ -7,10 +7,7 @@
 /// inequality), so a final decrement makes it exact.
 @inlinable public func isqrt(_ n: UInt64) -> UInt64 {
     if n < 2 { return n }
-    let bits = 64 - n.leadingZeroBitCount                // 2...64
-    let shift = bits > 8 ? (bits - 7) & ~1 : 0           // even: n >> shift keeps 7 or 8 bits
-    let top = Int(truncatingIfNeeded: n >> UInt64(shift)) // < 256
-    var x = Swift.max(1, (UInt64(isqrtEstimates[top]) << UInt64(shift / 2)) >> 4)
+    var x = isqrtTableEstimate(n)
     // Relative error < 2⁻⁶ here (so x + n / x cannot overflow), < 2⁻¹³ after one step, < 2⁻²⁷
     // after two: enough for roots below 2²⁴ (n < 2⁴⁸, every pixel distance) to be within one of
     // r; larger inputs take a third step.
@@ -21,6 +18,25 @@
     x = Swift.min(x, 0xFFFF_FFFF)
     while x * x > n { x -= 1 }
     return x
+}
+
+/// A start for Newton's method on n ≥ 2: √n with relative error < 2⁻⁶, from the top 7–8 bits of n
+/// (an even shift, so the root's exponent is exact) looked up in `isqrtEstimates`. Never 0.
+@inlinable @inline(__always) func isqrtTableEstimate(_ n: UInt64) -> UInt64 {
+    let bits = 64 - n.leadingZeroBitCount                // 2...64
+    let shift = bits > 8 ? (bits - 7) & ~1 : 0           // even: n >> shift keeps 7 or 8 bits
+    let top = Int(truncatingIfNeeded: n >> UInt64(shift)) // < 256
+    return Swift.max(1, (UInt64(isqrtEstimates[top]) << UInt64(shift / 2)) >> 4)
+}
+
+/// √n within a relative error of 2⁻¹³ (one Newton step from `isqrtTableEstimate`), for callers
+/// that only need to know roughly where the root is and then decide exactly by comparing squares
+/// (see `circleEdgeCoverage`): one division instead of isqrt's two or three and its final loop.
+/// Not monotone and not a bound in either direction: never use it as the root itself.
+@inlinable public func approximateSquareRoot(_ n: UInt64) -> UInt64 {
+    if n < 2 { return n }
+    let x = isqrtTableEstimate(n)
+    return (x + n / x) >> 1
 }
 
 /// ⌊16 √(m + ½)⌋ for m = 0 ..< 256, i.e. ⌊√(256 m + 128)⌋: the root of the middle of the

@@ -6,15 +6,16 @@ import FixedPoint
 @usableFromInline protocol CoverageSource {
     /// What row `y` (centres at `centerY`) looks like within `columns` (see `RowSpan`).
     func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan
-    /// Coverage 0...255 of pixel (x, y), whose centre is (centerX, centerY).
-    func coverage(x: Int, y: Int, centerX: Fixed, centerY: Fixed) -> UInt8
+    associatedtype Row: ShapeRow
+    /// Row `y` (centres at `centerY`), for the coverage of its pixels near the outline.
+    func row(y: Int, centerY: Fixed) -> Row
 }
 
 @usableFromInline struct ShapeCoverage<S: Shape>: CoverageSource {
     @usableFromInline let shape: S
     @inlinable init(shape: S) { self.shape = shape }
     @inlinable func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan { shape.rowSpan(y: centerY, columns: columns) }
-    @inlinable func coverage(x: Int, y: Int, centerX: Fixed, centerY: Fixed) -> UInt8 { shape.coverage(x: centerX, y: centerY) }
+    @inlinable func row(y: Int, centerY: Fixed) -> S.Row { shape.row(y: centerY) }
 }
 
 @usableFromInline struct MaskCoverage: CoverageSource {
@@ -32,7 +33,13 @@ import FixedPoint
         while hi > lo && row[hi - 1] == 0 { hi -= 1 }
         return RowSpan(columns: columns, lo: lo, hi: hi, innerLo: hi, innerHi: hi, innerCoverage: 0)
     }
-    @inlinable func coverage(x: Int, y: Int, centerX: Fixed, centerY: Fixed) -> UInt8 { coverage[y * width + x] }
+    @inlinable func row(y: Int, centerY: Fixed) -> MaskRow { MaskRow(bytes: coverage.baseAddress! + y * width) }
+}
+
+@usableFromInline struct MaskRow: ShapeRow {
+    @usableFromInline let bytes: UnsafePointer<UInt8>
+    @inlinable init(bytes: UnsafePointer<UInt8>) { self.bytes = bytes }
+    @inlinable func coverage(column: Int) -> UInt8 { bytes[column] }
 }
 
 /// Full coverage everywhere (a block of a bitmap glyph).
@@ -42,7 +49,12 @@ import FixedPoint
         RowSpan(columns: columns, lo: columns.lowerBound, hi: columns.upperBound,
                 innerLo: columns.lowerBound, innerHi: columns.upperBound, innerCoverage: 255)
     }
-    @inlinable func coverage(x: Int, y: Int, centerX: Fixed, centerY: Fixed) -> UInt8 { 255 }
+    @inlinable func row(y: Int, centerY: Fixed) -> UniformRow { UniformRow() }
+}
+
+@usableFromInline struct UniformRow: ShapeRow {
+    @inlinable init() {}
+    @inlinable func coverage(column: Int) -> UInt8 { 255 }
 }
 
 extension Canvas {
@@ -98,20 +110,19 @@ extension Canvas {
                 }
                 if span.isEmpty { continue }
                 let line = pixels + y * width
+                let row = source.row(y: y, centerY: cy)
 
                 // Near the outline: every pixel on its own.
                 @inline(__always) func edgePixel(_ x: Int) {
-                    let cx = Fixed(x) + .half
-                    var c = UInt32(source.coverage(x: x, y: y, centerX: cx, centerY: cy))
+                    var c = UInt32(row.coverage(column: x))
                     if c == 0 { return }
                     c = div255(c * alpha)
                     if c == 0 { return }
                     if !clips.isEmpty {
-                        c = div255(c * (x >= clipLo && x < clipHi ? clipInner : Canvas.clipCoverage(clips, x: cx, y: cy)))
+                        c = div255(c * (x >= clipLo && x < clipHi ? clipInner : Canvas.clipCoverage(clips, x: Fixed(x) + .half, y: cy)))
                         if c == 0 { return }
                     }
-                    let paint = gradient ? paintRow[x] : solid
-                    line[x] = Blend.blend(paint.scaled(by: UInt8(truncatingIfNeeded: c)), onto: line[x])
+                    Blend.blend(gradient ? paintRow[x] : solid, scaledBy: UInt8(truncatingIfNeeded: c), onto: line + x)
                 }
                 for x in span.lo..<span.innerLo { edgePixel(x) }
                 for x in span.innerHi..<span.hi { edgePixel(x) }

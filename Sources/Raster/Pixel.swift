@@ -62,9 +62,14 @@ public enum BlendMode: Sendable, Hashable, CaseIterable {
     static func blend(_ source: Pixel, onto destination: Pixel) -> Pixel
     /// `count` pixels from `start`, each blended with the same `source`.
     static func blendRun(_ start: UnsafeMutablePointer<Pixel>, count: Int, source: Pixel)
+    /// One edge pixel: `paint` scaled by `coverage`, blended onto the pixel at `destination`.
+    static func blend(_ paint: Pixel, scaledBy coverage: UInt8, onto destination: UnsafeMutablePointer<Pixel>)
 }
 
 extension BlendOperation {
+    @inlinable static func blend(_ paint: Pixel, scaledBy coverage: UInt8, onto destination: UnsafeMutablePointer<Pixel>) {
+        destination.pointee = blend(paint.scaled(by: coverage), onto: destination.pointee)
+    }
     @inlinable static func blendRun(_ start: UnsafeMutablePointer<Pixel>, count: Int, source: Pixel) {
         for i in 0..<count { start[i] = blend(source, onto: start[i]) }
     }
@@ -82,6 +87,9 @@ extension BlendOperation {
     @inlinable static func blendRun(_ start: UnsafeMutablePointer<Pixel>, count: Int, source: Pixel) {
         // Opaque: a plain store, whatever was there.
         if source.a == 255 { fillRun(start, count: count, with: source) } else { blendNormalRun(start, count: count, source: source) }
+    }
+    @inlinable static func blend(_ paint: Pixel, scaledBy coverage: UInt8, onto destination: UnsafeMutablePointer<Pixel>) {
+        blendNormalPixel(destination, paint: paint, coverage: coverage)
     }
 }
 

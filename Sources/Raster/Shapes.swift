@@ -8,6 +8,8 @@ import FixedPoint
 /// with subpixel position, so a shape moving by ¼ pixel changes the edge pixels' coverage instead
 /// of jumping a whole pixel every fourth frame.
 public protocol Shape: Sendable {
+    /// What `row(y:)` returns: the row-constant part of `coverage(x:y:)`, worked out once per row.
+    associatedtype Row: ShapeRow = PointwiseRow<Self>
     /// A rectangle that contains every pixel with non-zero coverage.
     var bounds: FixedRect { get }
     /// Coverage 0...255 of the pixel whose centre is (x, y).
@@ -17,10 +19,33 @@ public protocol Shape: Sendable {
     /// `coverage(x:y:)` only near the outline. Must agree exactly with `coverage(x:y:)`; the
     /// default knows nothing, which is always correct. See ShapeSpans.swift.
     func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan
+    /// Coverage along the pixel row whose centres are at `y`: `row(y: y).coverage(column: x)` must
+    /// equal `coverage(x: Fixed(x) + .half, y: y)` exactly. The pixel loop asks for it once per row
+    /// and then per edge pixel, so a shape can do the work that depends on the row only once (the
+    /// default just calls `coverage(x:y:)`). See ShapeRows.swift.
+    func row(y: Fixed) -> Row
+}
+
+/// One row of a shape's coverage (see `Shape.row(y:)`).
+public protocol ShapeRow {
+    /// Coverage 0...255 of the pixel in column `column` of this row.
+    func coverage(column: Int) -> UInt8
+}
+
+/// A row that knows nothing in advance: each pixel is the shape's `coverage(x:y:)`.
+public struct PointwiseRow<S: Shape>: ShapeRow {
+    public let shape: S
+    public let y: Fixed
+    @inlinable public init(shape: S, y: Fixed) { self.shape = shape; self.y = y }
+    @inlinable public func coverage(column: Int) -> UInt8 { shape.coverage(x: Fixed(column) + .half, y: y) }
 }
 
 extension Shape {
     @inlinable public func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan { .unknown(columns) }
+}
+
+extension Shape where Row == PointwiseRow<Self> {
+    @inlinable public func row(y: Fixed) -> PointwiseRow<Self> { PointwiseRow(shape: self, y: y) }
 }
 
 /// Coverage from a signed distance in pixels (negative inside): ½ − d, clamped to 0...1.
