@@ -51,7 +51,11 @@ let package = Package(
 
         .executableTarget(
             name: "loaderd",
-            dependencies: ["LoaderDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            // No ArgumentParser here: it cost more than the whole start-up budget (README, "Dependencies").
+            dependencies: ["LoaderDaemon", "Displays", "FixedPoint", "Loaders", .product(name: "Logging", package: "swift-log")],
+            // The Swift runtime linked in: a dynamic one costs ~2 ms of loading and relocation per start
+            // and ~3 MB of resident file pages (docs/PERFORMANCE.md, "The daemon").
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]
         ),
         .executableTarget(
             name: "loaderctl",

@@ -6,114 +6,165 @@ import LoaderDaemon
 import Loaders
 import Logging
 
+import Displays
+import FixedPoint
+import Glibc
+import LoaderDaemon
+import Loaders
+import Logging
+
 @main
-struct Loaderd: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "loaderd",
-        abstract: "The boot-splash daemon: shows a loader on one or more displays and takes commands on a Unix socket.",
-        discussion: """
-            Commands (docs/PROTOCOL.md): ping, version, start NAME [key=value]..., stop [success|failure|now], \
-            progress N [force], message [TEXT], status, list, brightness N.
-            Display types: \(DisplayFactory.typeList).
-            Example: loaderd --display image:path=/tmp/frame.png,size=64x32 --socket /tmp/loaderd.sock --loader linkedin
-            """,
-        version: LoaderDaemonVersion.version
-    )
+struct Loaderd {
+    static let abstract = "The boot-splash daemon: shows a loader on one or more displays and takes commands on a Unix socket."
+    static var discussion: String {
+        """
+        Commands (docs/PROTOCOL.md): ping, version, start NAME [key=value]..., stop [success|failure|now], \
+        progress N [force], message [TEXT], status, list, brightness N.
+        Display types: \(DisplayFactory.typeList).
+        Example: loaderd --display image:path=/tmp/frame.png,size=64x32 --socket /tmp/loaderd.sock --loader linkedin
+        """
+    }
 
-    @Option(help: ArgumentHelp("The control socket (default: the config's, else /run/loaderd/loaderd.sock).", valueName: "PATH"))
+    /// Every option, in the order the help lists them.
+    static let options: [OptionSpec] = [
+        OptionSpec(name: "socket", kind: .value, valueName: "PATH", help: "The control socket (default: the config's, else /run/loaderd/loaderd.sock)."),
+        OptionSpec(name: "socket-group", kind: .value, valueName: "NAME", help: "Group allowed to use the socket (mode 0660); others are denied."),
+        OptionSpec(name: "display", kind: .value, valueName: "SPEC", help: "A display, repeatable: TYPE:key=value,... (default: terminal:size=64x16 when standard output is a terminal)."),
+        OptionSpec(name: "loader", kind: .value, valueName: "NAME", help: "Start this loader at launch (see `loaderctl list`)."),
+        OptionSpec(name: "set", kind: .value, valueName: "key=value", help: "A parameter of --loader, repeatable."),
+        OptionSpec(name: "progress", kind: .value, valueName: "PERCENT", help: "Determinate progress at launch, 0 to 100."),
+        OptionSpec(name: "message", kind: .value, valueName: nil, help: "The message line at launch."),
+        OptionSpec(name: "max-clients", kind: .value, valueName: nil, help: "Most clients connected at once (default: the config's, else 64)."),
+        OptionSpec(name: "idle-timeout", kind: .value, valueName: "SECONDS", help: "Close a client silent for this long (default: the config's, else 60)."),
+        OptionSpec(name: "log-level", kind: .value, valueName: "LEVEL", help: "trace, debug, info, notice, warning, error or critical (default: the config's, else info)."),
+        OptionSpec(name: "freeze-time", kind: .value, valueName: "SECONDS", help: "TEST: every frame is drawn at this elapsed time, so frames are deterministic (redrawn only when a command changes something; an exit never ends)."),
+        OptionSpec(name: "psplash-fifo", kind: .value, valueName: "DIR", help: "Also read psplash's FIFO commands from DIR/psplash_fifo (bare --psplash-fifo: $PSPLASH_FIFO_DIR, else /run)."),
+        OptionSpec(name: "plymouth", kind: .flag, valueName: nil, help: "Also answer Plymouth's protocol on its abstract sockets (plymouth client, systemd's messages)."),
+        OptionSpec(name: "boot-timeline", kind: .value, valueName: "PATH", help: "Where the Plymouth front end keeps the previous boot's timeline (default: the config's, else \(BootTimeline.defaultPath))."),
+        OptionSpec(name: "boot-status-messages", kind: .flag, valueName: nil, help: "Show each unit systemd reports over the Plymouth socket on the message line."),
+        OptionSpec(name: "mode-loader", kind: .value, valueName: "MODE=NAME", help: "The loader Plymouth's change-mode MODE switches to, repeatable (e.g. shutdown=worm)."),
+        OptionSpec(name: "config", kind: .value, valueName: "FILE", help: "Read settings from this TOML file (config/loaderd.toml documents every key); flags given here override it. SIGHUP re-reads it."),
+        OptionSpec(name: "check-config", kind: .value, valueName: "FILE", help: "Check a config file, print what is wrong with line, column and key, and exit (0 when good)."),
+    ]
+    static func option(_ name: String) -> OptionSpec { options.first { $0.name == name }! }
+
     var socket: String?
-
-    @Option(help: ArgumentHelp("Group allowed to use the socket (mode 0660); others are denied.", valueName: "NAME"))
     var socketGroup: String?
-
-    @Option(help: ArgumentHelp("A display, repeatable: TYPE:key=value,... (default: terminal:size=64x16 when standard output is a terminal).", valueName: "SPEC"))
     var display: [String] = []
-
-    @Option(help: ArgumentHelp("Start this loader at launch (see `loaderctl list`).", valueName: "NAME"))
     var loader: String?
-
-    @Option(name: .customLong("set"), help: ArgumentHelp("A parameter of --loader, repeatable.", valueName: "key=value"))
     var assignments: [String] = []
-
-    @Option(help: ArgumentHelp("Determinate progress at launch, 0 to 100.", valueName: "PERCENT"))
     var progress: String?
-
-    @Option(help: "The message line at launch.")
     var message: String?
-
-    @Option(help: "Most clients connected at once (default: the config's, else 64).")
     var maxClients: Int?
-
-    @Option(help: ArgumentHelp("Close a client silent for this long (default: the config's, else 60).", valueName: "SECONDS"))
     var idleTimeout: Double?
-
-    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default: the config's, else info).", valueName: "LEVEL"))
     var logLevel: String?
-
-    @Option(help: ArgumentHelp("TEST: every frame is drawn at this elapsed time, so frames are deterministic (redrawn only when a command changes something; an exit never ends).", valueName: "SECONDS"))
     var freezeTime: Double?
-
-    @Option(help: ArgumentHelp("Also read psplash's FIFO commands from DIR/psplash_fifo (bare --psplash-fifo: $PSPLASH_FIFO_DIR, else /run).", valueName: "DIR"))
     var psplashFifo: String?
-
-    @Flag(help: "Also answer Plymouth's protocol on its abstract sockets (plymouth client, systemd's messages).")
     var plymouth = false
-
-    @Option(help: ArgumentHelp("Where the Plymouth front end keeps the previous boot's timeline (default: the config's, else \(BootTimeline.defaultPath)).", valueName: "PATH"))
     var bootTimeline: String?
-
-    @Flag(help: "Show each unit systemd reports over the Plymouth socket on the message line.")
     var bootStatusMessages = false
-
-    @Option(help: ArgumentHelp("The loader Plymouth's change-mode MODE switches to, repeatable (e.g. shutdown=worm).", valueName: "MODE=NAME"))
     var modeLoader: [String] = []
+    var config: String?
+    var checkConfig: String?
 
     /// `--psplash-fifo` takes an optional value: a bare one means psplash's own default,
     /// `$PSPLASH_FIFO_DIR`, else /run.
     static func main() {
         let directory = getenv("PSPLASH_FIFO_DIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/run"
         let arguments = CommandLine.arguments.dropFirst().map { $0 == "--psplash-fifo" ? "--psplash-fifo=" + directory : $0 }
-        main(Array(arguments))
+        let command: Loaderd
+        do {
+            command = try parse(Array(arguments))
+        } catch {
+            usageError(error)
+        }
+        command.run()
     }
 
-    @Option(help: ArgumentHelp("Read settings from this TOML file (config/loaderd.toml documents every key); flags given here override it. SIGHUP re-reads it.", valueName: "FILE"))
-    var config: String?
-
-    @Option(help: ArgumentHelp("Check a config file, print what is wrong with line, column and key, and exit (0 when good).", valueName: "FILE"))
-    var checkConfig: String?
-
-    func validate() throws {
-        if let progress, Percent(parsing: Substring(progress)) == nil {
-            throw ValidationError("--progress must be a decimal from 0 to 100, got '\(progress)'")
+    /// The same steps, in the same order, as ArgumentParser took: split the words (help and
+    /// version win over everything found later), convert the values, `validate()`, then complain
+    /// about unknown options and extra arguments.
+    static func parse(_ arguments: [String]) throws(UsageError) -> Loaderd {
+        let parsed = try ArgumentSyntax.parse(arguments, options: options)
+        if parsed.helpRequested {
+            printOut(HelpText.render(abstract: abstract, discussion: discussion, usage: "loaderd <options>", options: options, width: HelpText.screenWidth) + "\n")
+            Glibc.exit(0)
         }
-        if let maxClients, !(1...4096).contains(maxClients) { throw ValidationError("--max-clients must be from 1 to 4096, got \(maxClients)") }
+        if parsed.versionRequested {
+            printOut(LoaderDaemonVersion.version + "\n")
+            Glibc.exit(0)
+        }
+        var command = Loaderd()
+        command.socket = parsed.last("socket")
+        command.socketGroup = parsed.last("socket-group")
+        command.display = parsed.all("display")
+        command.loader = parsed.last("loader")
+        command.assignments = parsed.all("set")
+        command.progress = parsed.last("progress")
+        command.message = parsed.last("message")
+        command.maxClients = try ArgumentSyntax.convert(parsed, option("max-clients")) { Int($0) }
+        command.idleTimeout = try ArgumentSyntax.convert(parsed, option("idle-timeout")) { Double($0) }
+        command.logLevel = parsed.last("log-level")
+        command.freezeTime = try ArgumentSyntax.convert(parsed, option("freeze-time")) { Double($0) }
+        command.psplashFifo = parsed.last("psplash-fifo")
+        command.plymouth = parsed.has("plymouth")
+        command.bootTimeline = parsed.last("boot-timeline")
+        command.bootStatusMessages = parsed.has("boot-status-messages")
+        command.modeLoader = parsed.all("mode-loader")
+        command.config = parsed.last("config")
+        command.checkConfig = parsed.last("check-config")
+        try command.validate()
+        if let error = ArgumentSyntax.leftovers(parsed, options: options) { throw error }
+        return command
+    }
+
+    static func printOut(_ text: String) {
+        var text = text
+        text.withUTF8 { _ = write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    /// As ArgumentParser printed a usage error: the message, the option's help when one option
+    /// is at fault, how to get help; exit status 64 (EX_USAGE).
+    static func usageError(_ error: UsageError) -> Never {
+        var text = "Error: " + error.message + "\n"
+        if let option = error.option { text += "Help:  \(option.label)  \(option.help)\n" }
+        text += "Usage: loaderd <options>\n  See 'loaderd --help' for more information.\n"
+        text.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        Glibc.exit(64)
+    }
+
+    func validate() throws(UsageError) {
+        if let progress, Percent(parsing: Substring(progress)) == nil {
+            throw UsageError(message: "--progress must be a decimal from 0 to 100, got '\(progress)'")
+        }
+        if let maxClients, !(1...4096).contains(maxClients) { throw UsageError(message: "--max-clients must be from 1 to 4096, got \(maxClients)") }
         if let idleTimeout, !(idleTimeout.isFinite && idleTimeout > 0 && idleTimeout <= 86_400) {
-            throw ValidationError("--idle-timeout must be more than 0 and at most 86400 seconds, got \(idleTimeout)")
+            throw UsageError(message: "--idle-timeout must be more than 0 and at most 86400 seconds, got \(idleTimeout)")
         }
         if let logLevel, Logger.Level(rawValue: logLevel) == nil {
-            throw ValidationError("--log-level must be one of " + Logger.Level.allCases.map(\.rawValue).joined(separator: ", ") + ", got '\(logLevel)'")
+            throw UsageError(message: "--log-level must be one of " + Logger.Level.allCases.map(\.rawValue).joined(separator: ", ") + ", got '\(logLevel)'")
         }
         if let freezeTime, !(freezeTime.isFinite && freezeTime >= 0 && freezeTime <= 1_000_000) {
-            throw ValidationError("--freeze-time must be from 0 to 1000000 seconds, got \(freezeTime)")
+            throw UsageError(message: "--freeze-time must be from 0 to 1000000 seconds, got \(freezeTime)")
         }
-        if let message, message.count > 256 { throw ValidationError("--message is at most 256 characters") }
+        if let message, message.count > 256 { throw UsageError(message: "--message is at most 256 characters") }
         for word in assignments where !word.contains("=") || word.hasPrefix("=") {
-            throw ValidationError("--set expects key=value, got '\(word)'")
+            throw UsageError(message: "--set expects key=value, got '\(word)'")
         }
-        if !assignments.isEmpty && loader == nil && config == nil { throw ValidationError("--set needs --loader") }
+        if !assignments.isEmpty && loader == nil && config == nil { throw UsageError(message: "--set needs --loader") }
         for pair in modeLoader {
             guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex,
                   Catalog.type(named: String(pair[pair.index(after: eq)...])) != nil else {
-                throw ValidationError("--mode-loader expects MODE=LOADER with a loader from `loaderctl list`, got '\(pair)'")
+                throw UsageError(message: "--mode-loader expects MODE=LOADER with a loader from `loaderctl list`, got '\(pair)'")
             }
         }
-        if let bootTimeline, !bootTimeline.hasPrefix("/") { throw ValidationError("--boot-timeline must be an absolute path, got '\(bootTimeline)'") }
+        if let bootTimeline, !bootTimeline.hasPrefix("/") { throw UsageError(message: "--boot-timeline must be an absolute path, got '\(bootTimeline)'") }
         for spec in display {
-            do { _ = try DisplaySpec(parsing: spec) } catch { throw ValidationError(error.description) }
+            do { _ = try DisplaySpec(parsing: spec) } catch { throw UsageError(message: error.description) }
         }
     }
 
-    func run() throws {
+    func run() {
         if let checkConfig {
             do {
                 _ = try Config.load(path: checkConfig)
