@@ -18,7 +18,7 @@ import Testing
         #expect(try a.request("ping") == "OK pong")
         _ = c  // keep c alive until here
         shutdown(b.fd, Int32(SHUT_RDWR))
-        #expect(try eventually {
+        #expect(eventually {
             guard let e = try? daemon.client() else { return false }
             return (try? e.request("ping")) == "OK pong"
         })

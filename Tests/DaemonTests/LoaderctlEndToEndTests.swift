@@ -31,7 +31,7 @@ import Glibc
         // A bad parameter is caught before anything is sent: exit 2.
         #expect(try loaderctl(["start", "pagedots", "count=99"], socket: sock, in: dir).status == 2)
         // Frames were written to the image display.
-        #expect(try eventually { FileManager.default.fileExists(atPath: daemon.imagePath) })
+        #expect(eventually { FileManager.default.fileExists(atPath: daemon.imagePath) })
         #expect(try loaderctl(["stop", "now"], socket: sock, in: dir).status == 0)
         #expect(try daemon.terminate() == 0)
         // Nobody listening any more: exit 3, naming the socket.
@@ -44,7 +44,7 @@ import Glibc
         let daemon = try DaemonProcess(arguments: ["--max-clients", "1"])
         // The start-up check's own connection may still be closing: retry until ours is the one served.
         var holder: Client? = nil
-        #expect(try eventually {
+        #expect(eventually {
             let c = try? daemon.client()
             if (try? c?.request("ping")) == "OK pong" { holder = c; return true }
             return false

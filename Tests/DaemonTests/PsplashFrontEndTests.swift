@@ -95,7 +95,7 @@ import Testing
     @Test func aRegularFileOrSymlinkIsRefused() throws {
         let dir = try Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        FileManager.default.createFile(atPath: dir + "/psplash_fifo", contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/psplash_fifo", contents: Data("x".utf8))
         let a = try Spawned(Paths.loaderd, ["--socket", dir + "/s", "--display", "image:path=\(dir)/f.ppm,size=8x8", "--psplash-fifo=\(dir)"], logPath: dir + "/a.log")
         #expect(try a.wait() == 1)
         #expect(a.log.contains("\(dir)/psplash_fifo is a regular file, not a FIFO; refusing to use it for the psplash FIFO (remove it)"))

@@ -162,14 +162,6 @@ final class Client: @unchecked Sendable {
         guard let reply = try readLine() else { throw HarnessError("connection closed before the reply to '\(line)'") }
         return reply
     }
-
-    /// True once the daemon has closed the connection (reads to the end, discarding replies).
-    func readsToEnd() -> Bool {
-        while true {
-            guard let line = try? readLine() else { return false }
-            if line == nil { return true }
-        }
-    }
 }
 
 /// A running loaderd with a socket and an image display in a temporary directory.

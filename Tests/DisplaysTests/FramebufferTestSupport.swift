@@ -7,7 +7,7 @@ final class ScratchFile {
     let path: String
     init(_ name: String = "fb", prefill: [UInt8]? = nil) {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("loaderd-\(name)-\(UUID().uuidString).raw").path
-        if let prefill { FileManager.default.createFile(atPath: path, contents: Data(prefill)) }
+        if let prefill { _ = FileManager.default.createFile(atPath: path, contents: Data(prefill)) }
     }
     deinit { try? FileManager.default.removeItem(atPath: path) }
     var bytes: [UInt8] { [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()) }
