@@ -58,13 +58,23 @@ public final class TerminalDisplay: Display {
         text.withUTF8 { writeAll(UnsafeRawBufferPointer($0)) }
     }
 
-    /// A full terminal drops the rest of the frame rather than stall the daemon's loop.
+    /// A terminal that does not take output (a full pipe, a reader that stopped, Ctrl-S) drops
+    /// the rest of the frame rather than stall the daemon's loop. Standard output is shared with
+    /// the shell, so it is not switched to O_NONBLOCK; instead each write waits only for a
+    /// writable descriptor that `poll` reports at once, and a partly written frame is redrawn
+    /// whole next time (`previous` is forgotten).
     private func writeAll(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
         while offset < bytes.count {
-            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            let ready = poll(&p, 1, 0)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready == 1, p.revents & Int16(POLLOUT) != 0 else { previous.removeAll(keepingCapacity: true); return }
+            // At most PIPE_BUF bytes per write: a pipe reported writable takes that many without blocking.
+            let n = write(fd, bytes.baseAddress! + offset, Swift.min(bytes.count - offset, Int(PIPE_BUF)))
             if n < 0 {
                 if errno == EINTR { continue }
+                previous.removeAll(keepingCapacity: true)
                 return
             }
             offset += n

@@ -23,11 +23,14 @@ final class Connection {
 
     var pendingOutput: Int { output.count - outputStart }
 
-    /// Queues one reply line; false when the client is over its output limit.
-    func queue(_ reply: String, limit: Int) -> Bool {
+    /// Queues one reply line; false when the client is over its output limit even after the
+    /// socket took what it could (a client pipelining many requests in one read is served; only
+    /// one whose socket stays full, because it does not read, is over).
+    func queue(_ reply: String, limit: Int, now: Int64) -> Bool {
         var reply = reply
         reply.withUTF8 { output.append(contentsOf: $0) }
         output.append(0x0A)
+        if pendingOutput > limit && !flush(now: now) { return false }
         return pendingOutput <= limit
     }
 

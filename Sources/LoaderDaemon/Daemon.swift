@@ -35,6 +35,10 @@ public final class Daemon {
     /// there is nothing to re-read. Throws a message naming what is wrong in the file.
     public var reloadConfiguration: (() throws -> DaemonConfiguration)?
 
+    /// While the process is out of file descriptors, new connections wait in the backlog until
+    /// this time (CLOCK_MONOTONIC ns) instead of waking the loop again at once.
+    var acceptPausedUntil: Int64 = 0
+
     public private(set) var framesDrawn: Int64 = 0
     public private(set) var framesDropped: Int64 = 0
 
@@ -43,14 +47,7 @@ public final class Daemon {
     public init(configuration: DaemonConfiguration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
-        var slots: [DisplaySlot] = []
-        for spec in configuration.displays {
-            let display = try DisplayFactory.open(spec)
-            slots.append(DisplaySlot(display: display, spec: spec))
-            logger.info("display \(display.name) \(display.canvasWidth)x\(display.canvasHeight) at \(display.framesPerSecond) fps")
-        }
-        guard !slots.isEmpty else { throw SystemError("no display given", hint: "--display " + DisplayFactory.typeList) }
-        self.slots = slots
+        guard !configuration.displays.isEmpty else { throw SystemError("no display given", hint: "--display " + DisplayFactory.typeList) }
         signal(SIGPIPE, SIG_IGN)
         do { signals = try SignalFD([SIGTERM, SIGINT, SIGHUP]) } catch { throw SystemError("signalfd", error) }
 
@@ -61,14 +58,31 @@ public final class Daemon {
             }
             group = gid
         }
-        allowedGroup = group ?? getegid()
+        // The socket comes before the displays: a second loaderd refused here ("another loaderd is
+        // listening") must not touch the screen the first one is drawing on.
         if let activated = try UnixSocket.activated() {
             listener = activated
+            // systemd made the socket (SocketGroup= in loaderd.socket): its group is the one let in.
+            allowedGroup = group ?? UnixSocket.fileGroup(of: activated) ?? getegid()
             logger.info("listening on the socket passed by systemd (fd 3)")
         } else {
             listener = try UnixSocket.listen(path: configuration.socketPath, group: group)
+            allowedGroup = group ?? getegid()
             logger.info("listening on \(configuration.socketPath)")
         }
+        var slots: [DisplaySlot] = []
+        do {
+            for spec in configuration.displays {
+                let display = try DisplayFactory.open(spec)
+                slots.append(DisplaySlot(display: display, spec: spec))
+                logger.info("display \(display.name) \(display.canvasWidth)x\(display.canvasHeight) at \(display.framesPerSecond) fps")
+            }
+        } catch {
+            for slot in slots { slot.display.close() }
+            listener.removeFile()
+            throw error
+        }
+        self.slots = slots
         do { frameTimer = try TimerFD() } catch { throw SystemError("timerfd_create", error) }
         notifier = SystemdNotifier()
         if let interval = notifier.watchdogInterval {
@@ -152,7 +166,8 @@ public final class Daemon {
         pollSet.append(pollfd(fd: signals.fd, events: Poll.readable, revents: 0))
         pollSet.append(pollfd(fd: frameTimer.fd, events: Poll.readable, revents: 0))
         pollSet.append(pollfd(fd: watchdogTimer?.fd ?? -1, events: Poll.readable, revents: 0))
-        pollSet.append(pollfd(fd: listener.fd.rawValue, events: Poll.readable, revents: 0))
+        let accepting = MonotonicClock.now() >= acceptPausedUntil
+        pollSet.append(pollfd(fd: listener.fd.rawValue, events: accepting ? Poll.readable : 0, revents: 0))
         for c in connections {
             var events: Int16 = 0
             if !c.readClosed { events |= Poll.readable }
@@ -164,8 +179,12 @@ public final class Daemon {
 
     /// Only idle clients need a timeout: frames come from the timerfd. No clients, no timeout.
     func pollTimeout(now: Int64) -> Int32 {
-        guard let oldest = connections.lazy.map(\.lastActivity).min() else { return -1 }
-        let due = oldest + configuration.idleTimeout - now
+        var due: Int64? = acceptPausedUntil > now ? acceptPausedUntil - now : nil
+        if let oldest = connections.lazy.map(\.lastActivity).min() {
+            let idle = oldest + configuration.idleTimeout - now
+            due = Swift.min(due ?? idle, idle)
+        }
+        guard let due else { return -1 }
         if due <= 0 { return 0 }
         return Int32(Swift.min(Int64(Int32.max), (due + 999_999) / 1_000_000))
     }
@@ -252,8 +271,12 @@ public final class Daemon {
             switch UnixSocket.accept(listener) {
             case .success(let fd): accepted = fd
             case .failure(let e):
-                // EMFILE and friends: log and try again next turn.
-                logger.warning("accept: \(e)")
+                // EMFILE, ENFILE, ENOBUFS: the listener stays readable, so polling it again at once
+                // would spin. Leave new connections in the backlog for 100 ms (logged once).
+                if acceptPausedUntil == 0 || now - acceptPausedUntil > 1_000_000_000 {
+                    logger.warning("accept: \(e); new connections wait until descriptors are free")
+                }
+                acceptPausedUntil = now + 100_000_000
                 return
             }
             guard let fd = accepted else { return }
@@ -322,7 +345,7 @@ public final class Daemon {
             case .success(let request): reply = execute(request, now: now)
             }
         }
-        if !c.queue(reply, limit: configuration.maxOutput) {
+        if !c.queue(reply, limit: configuration.maxOutput, now: now) {
             logger.warning("dropped a client (uid \(c.peerUID)) with more than \(configuration.maxOutput) bytes of replies it does not read")
             c.dead = true
         }

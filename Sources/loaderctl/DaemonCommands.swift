@@ -98,7 +98,7 @@ struct ProgressCommand: ParsableCommand {
         let digits = { (b: UInt8) in b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
         let dots = bytes.filter { $0 == UInt8(ascii: ".") }.count
         let form = !bytes.isEmpty && dots <= 1 && bytes.allSatisfy { digits($0) || $0 == UInt8(ascii: ".") }
-            && bytes.contains(where: digits) && bytes.first != UInt8(ascii: ".") && bytes.last != UInt8(ascii: ".")
+            && bytes.contains(where: digits)  // the daemon's forms: D+[.D*] and .D+
         guard form, let value = Double(percent), value >= 0, value <= 100 else {
             throw ValidationError("progress must be a decimal number from 0 to 100, got '\(percent)'")
         }

@@ -121,7 +121,7 @@ struct DaemonVerbTests {
         (["progress", "101"], "progress must be a decimal number from 0 to 100, got '101'"),
         (["progress", "1e2"], "got '1e2'"),
         (["progress", "nan"], "got 'nan'"),
-        (["progress", "4.", ], "got '4.'"),
+        (["progress", ".", ], "got '.'"),
         (["progress", "-1"], "Missing expected argument '<PERCENT>'"),
         (["progress", "--", "-1"], "progress must be a decimal number from 0 to 100, got '-1'"),
         (["progress"], "Missing expected argument '<PERCENT>'"),

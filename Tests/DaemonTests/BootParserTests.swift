@@ -66,7 +66,7 @@ import Testing
         #expect(p("PROGRESS") == .ignored("PROGRESS"))
         #expect(p("MSG  Starting network  ") == .message("Starting network  "))
         #expect(p("MSG") == .message(""))
-        #expect(p("MSG a\u{1}b") == .message("ab"))
+        #expect(p("MSG a\u{1}b") == .message("a b"), "a control character becomes a space")
         #expect(p("QUIT") == .quit)
         #expect(p("QUIT now") == .quit)
         #expect(p("quit") == .ignored("quit"))

@@ -177,7 +177,11 @@ public struct BootProgressEstimator: Sendable {
         var h: [String: Int] = [:]
         if let previous, previous.total > 0 {
             for unit in previous.units where h[unit.name] == nil {
-                h[unit.name] = Int(Swift.min(100_000, unit.at * 100_000 / previous.total))
+                // at ≤ total (checked when read), so the share is at most 100 %; the product is
+                // computed without overflow for any time the file may hold.
+                let (product, overflow) = unit.at.multipliedReportingOverflow(by: 100_000)
+                let share = overflow ? unit.at / Swift.max(1, previous.total / 100_000) : product / previous.total
+                h[unit.name] = Int(Swift.min(100_000, Swift.max(0, share)))
             }
         }
         history = h

@@ -64,9 +64,10 @@ public enum PsplashCommand: Equatable, Sendable {
     /// Bytes as text: invalid UTF-8 is replaced, control characters dropped (one line).
     static func text(_ bytes: some Collection<UInt8>) -> String {
         var out = ""
-        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars
-        where !(scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)) {
-            out.unicodeScalars.append(scalar)
+        // Control characters (a tab, a stray CR) become spaces, so words stay apart on screen.
+        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+            let control = scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+            out.unicodeScalars.append(control ? " " : scalar)
         }
         return out
     }

@@ -109,6 +109,25 @@ public enum UnixSocket {
         return ListeningSocket(fd: OwnedDescriptor(fd), path: nil, device: 0, inode: 0)
     }
 
+    /// The group owning the socket file a listening socket is bound to (getsockname, then stat):
+    /// for a socket systemd made with `SocketGroup=`. Nil for an abstract or unnamed socket.
+    public static func fileGroup(of listener: ListeningSocket) -> gid_t? {
+        var address = sockaddr_un()
+        var length = socklen_t(MemoryLayout<sockaddr_un>.size)
+        let rc = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener.fd.rawValue, $0, &length) }
+        }
+        guard rc == 0, address.sun_family == sa_family_t(AF_UNIX) else { return nil }
+        let path: String = withUnsafeBytes(of: &address.sun_path) { raw in
+            let bytes = raw.prefix { $0 != 0 }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        guard path.hasPrefix("/") else { return nil }
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return info.st_gid
+    }
+
     /// Accepts one pending connection (non-blocking, close-on-exec), nil when none is pending.
     ///
     /// The corresponding C function is `accept4`.
