@@ -1,11 +1,3 @@
-import ArgumentParser
-import Displays
-import FixedPoint
-import Glibc
-import LoaderDaemon
-import Loaders
-import Logging
-
 import Displays
 import FixedPoint
 import Glibc
