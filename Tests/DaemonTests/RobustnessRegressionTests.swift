@@ -60,3 +60,27 @@ import Glibc
         #expect(try first.wait() == 0)
     }
 }
+
+/// The terminal display on a pipe nobody reads: frames are dropped, commands are still answered.
+@Suite struct TerminalDisplayBackPressureTests {
+    @Test func aFullTerminalPipeNeverStallsTheLoop() throws {
+        let dir = try Paths.temporaryDirectory()
+        let sock = dir + "/s.sock"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Paths.loaderd)
+        process.arguments = ["--socket", sock, "--display", "terminal:size=64x32,fps=60", "--loader", "worm"]
+        let unread = Pipe()  // 64 KiB of frames fill it in well under a second
+        process.standardOutput = unread
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        // SIGKILL: a daemon stuck in write(2) (the bug this guards against) could not handle SIGTERM.
+        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        #expect(eventually { (try? Client(path: sock).request("ping")) == "OK pong" })
+        usleep(1_500_000)  // long past the point where the pipe is full
+        for _ in 0..<5 {
+            let c = try Client(path: sock, timeout: 3)
+            #expect(try c.request("ping") == "OK pong")
+        }
+        _ = unread
+    }
+}
