@@ -30,6 +30,28 @@ public enum DisplayFactory {
         }
     }
 
+    /// The keys each type accepts, to check a spec without opening anything (`--check-config`).
+    static func acceptedKeys(for type: String) -> [String]? {
+        switch type {
+        case "image": return ImageDisplay.acceptedKeys
+        case "terminal": return TerminalDisplay.acceptedKeys
+        case "fb": return FramebufferDisplay.acceptedKeys
+        case "max7219": return MAX7219Display.acceptedKeys
+        case "apa102", "sk9822": return APA102Display.acceptedKeys
+        case "ws2812", "sk6812": return WS2812Display.acceptedKeys
+        default: return nil
+        }
+    }
+
+    /// Checks that `spec` names a known type and only keys that type accepts, without opening the
+    /// display (values are checked when it opens).
+    public static func checkKeys(_ spec: DisplaySpec) throws(DisplaySpecError) {
+        guard let keys = acceptedKeys(for: spec.type) else {
+            throw DisplaySpecError(spec: spec.description, message: "unknown display type '\(spec.type)'; types: " + types.map(\.type).joined(separator: ", "))
+        }
+        try spec.checkKeys(keys)
+    }
+
     public static var typeList: String { types.map(\.usage).joined(separator: "; ") }
 
     public static func open(_ spec: DisplaySpec) throws(DisplaySpecError) -> any Display {

@@ -158,13 +158,14 @@ struct Loaderd {
 
     func run() {
         if let checkConfig {
-            do {
-                _ = try Config.load(path: checkConfig)
-                print("\(checkConfig): OK")
-                Glibc.exit(0)
-            } catch {
-                fail(error.description)
+            let config: Config
+            do { config = try Config.load(path: checkConfig) } catch { fail(error.description) }
+            // Each [[display]]'s keys too (its values are checked when it opens).
+            for spec in config.displays {
+                do { try DisplayFactory.checkKeys(spec) } catch { fail("\(checkConfig): [[display]]: \(error.description)") }
             }
+            print("\(checkConfig): OK")
+            Glibc.exit(0)
         }
         let settings: DaemonConfiguration
         do { settings = try self.settings() } catch { fail(error.description) }

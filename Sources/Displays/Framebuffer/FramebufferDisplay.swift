@@ -23,6 +23,9 @@ public struct FramebufferStatistics: Sendable, Equatable {
 /// buffering, the console mode. Each `show` compares the canvas with the previous frame and
 /// writes only the changed rectangle; an unchanged frame writes nothing.
 public final class FramebufferDisplay: Display {
+    /// The spec keys `fb:` accepts (for checks that do not open the device, e.g. `--check-config`).
+    public static var acceptedKeys: [String] { FramebufferOptions.keys }
+
     public let name: String
     public var canvasWidth: Int { placement.canvasWidth }
     public var canvasHeight: Int { placement.canvasHeight }
