@@ -48,15 +48,7 @@ final class IsolatedDaemon: @unchecked Sendable {
     }
 
     func waitForSocket(timeout: Double = 15) throws {
-        let end = Date().addingTimeInterval(timeout)
-        while Date() < end {
-            if let client = try? Client(path: socketPath), (try? client.request("ping")) == "OK pong" { return }
-            if let status = try? process.wait(timeout: 0) {
-                throw HarnessError("loaderd exited with \(status) before listening:\n\(process.log)")
-            }
-            usleep(5_000)
-        }
-        throw HarnessError("loaderd did not listen within \(timeout) s:\n\(process.log)")
+        try waitUntilListening(socketPath, process, timeout: timeout)
     }
 
     func client() throws -> Client { try Client(path: socketPath) }

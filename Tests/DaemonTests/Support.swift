@@ -183,15 +183,7 @@ final class DaemonProcess: @unchecked Sendable {
     }
 
     func waitForSocket(timeout: Double = 15) throws {
-        let end = Date().addingTimeInterval(timeout)
-        while Date() < end {
-            if let client = try? Client(path: socketPath), (try? client.request("ping")) == "OK pong" { return }
-            if let status = try? process.wait(timeout: 0) {
-                throw HarnessError("loaderd exited with \(status) before listening:\n\(process.log)")
-            }
-            usleep(5_000)
-        }
-        throw HarnessError("loaderd did not listen within \(timeout) s:\n\(process.log)")
+        try waitUntilListening(socketPath, process, timeout: timeout)
     }
 
     func client() throws -> Client { try Client(path: socketPath) }
@@ -203,6 +195,20 @@ final class DaemonProcess: @unchecked Sendable {
     }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
+}
+
+/// Waits until the daemon `process` answers `ping` on `socketPath`; throws with its log if it exits
+/// first or does not answer in time.
+func waitUntilListening(_ socketPath: String, _ process: Spawned, timeout: Double = 15) throws {
+    let end = Date().addingTimeInterval(timeout)
+    while Date() < end {
+        if let client = try? Client(path: socketPath), (try? client.request("ping")) == "OK pong" { return }
+        if let status = try? process.wait(timeout: 0) {
+            throw HarnessError("loaderd exited with \(status) before listening:\n\(process.log)")
+        }
+        usleep(5_000)
+    }
+    throw HarnessError("loaderd did not listen within \(timeout) s:\n\(process.log)")
 }
 
 /// Polls `condition` until it holds (a generous limit only guards against hangs).
