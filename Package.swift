@@ -17,42 +17,42 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
-        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Per-frame code: fixed point only, no Foundation.
         .target(name: "FixedPoint"),
         .target(name: "Raster", dependencies: ["FixedPoint"]),
         .target(name: "Loaders", dependencies: ["FixedPoint", "Raster"]),
-        // Kernel interfaces Swift cannot express (ioctl numbers from macros, struct layouts).
-        .target(name: "CLinux"),
+        // Kernel interfaces Swift cannot express (ioctl numbers from macros, struct layouts), and the
+        // C library as board code sees it (Embedded Swift has no Glibc module).
+        .target(name: "CLinux", exclude: ["embedded"]),
+        // Typed wrappers over the system calls board code makes, in swift-system's manner
+        // (swift-system itself does not build in Embedded mode).
+        .target(name: "LinuxSystem", dependencies: ["CLinux"]),
         // LED wire transports: spidev, SPI bit-banged over libgpiod, and capture transports for tests.
         .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
-        .target(name: "Transports", dependencies: ["CLinux", "CGpiod", .product(name: "SystemPackage", package: "swift-system")]),
+        .target(name: "Transports", dependencies: ["CLinux", "CGpiod", "LinuxSystem"]),
         .target(
             name: "Displays",
-            dependencies: ["FixedPoint", "Raster", "ImageCodecs", "CLinux", "Transports", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["FixedPoint", "Raster", "ImageCodecs", "CLinux", "LinuxSystem", "Transports"]
         ),
         // The daemon: event loop, control server, protocol, state, config, systemd glue.
         .target(
             name: "LoaderDaemon",
             dependencies: [
-                "FixedPoint", "Raster", "Loaders", "Displays", "CLinux",
-                .product(name: "SystemPackage", package: "swift-system"),
-                .product(name: "Logging", package: "swift-log"),
+                "FixedPoint", "Raster", "Loaders", "Displays", "CLinux", "LinuxSystem",
             ]
         ),
 
         // File formats written by `loaderctl render` (and later the daemon's image display).
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
-        .target(name: "ImageCodecs", dependencies: ["Raster", "CPNG", "CGIF"]),
+        .target(name: "ImageCodecs", dependencies: ["Raster", "CPNG", "CGIF", "CLinux"]),
 
         .executableTarget(
             name: "loaderd",
             // No ArgumentParser here: it cost more than the whole start-up budget (README, "Dependencies").
-            dependencies: ["LoaderDaemon", "Displays", "FixedPoint", "Loaders", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["LoaderDaemon", "Displays", "FixedPoint", "Loaders", "LinuxSystem"],
             // The Swift runtime linked in: a dynamic one costs ~2 ms of loading and relocation per start
             // and ~3 MB of resident file pages (docs/PERFORMANCE.md, "The daemon").
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]
@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "DaemonTests", dependencies: ["LoaderDaemon", "Loaders", "Displays", "Raster", "FixedPoint", "ImageCodecs"]),
         .testTarget(
             name: "ConfigTests",
-            dependencies: ["LoaderDaemon", "Loaders", "Displays", "FixedPoint", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["LoaderDaemon", "Loaders", "Displays", "FixedPoint"]
         ),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Raster", "Displays"]),
         .testTarget(name: "CLITests", dependencies: ["ImageCodecs", "Raster", "Loaders", "FixedPoint"], exclude: ["Help"]),

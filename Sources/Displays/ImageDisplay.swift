@@ -1,4 +1,5 @@
-import Glibc
+import CLinux
+import LinuxSystem
 import ImageCodecs
 import Raster
 
@@ -114,10 +115,10 @@ public final class ImageDisplay: Display {
             let reason = strerror(code).map { String(cString: $0) } ?? "error \(code)"
             return DisplayError(display: name, message: "\(what): \(reason)")
         }
-        let fd = Glibc.open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        let fd = loaderd_open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw failure("cannot create \(temporaryPath)", errno) }
         var code = FileIO.writeAll(fd: fd, bytes: bytes)
-        if Glibc.close(fd) != 0 && code == 0 && errno != EINTR { code = errno }
+        if CLinux.close(fd) != 0 && code == 0 && errno != EINTR { code = errno }
         if code != 0 {
             unlink(temporaryPath)
             throw failure("cannot write \(temporaryPath)", code)

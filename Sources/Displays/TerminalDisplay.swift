@@ -1,4 +1,5 @@
-import Glibc
+import CLinux
+import LinuxSystem
 import Raster
 
 /// `terminal:size=WxH[,fps=N][,background=COLOR]`: the frames as ANSI colour text on standard

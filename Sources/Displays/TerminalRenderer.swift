@@ -57,8 +57,8 @@ public struct TerminalRenderer: Sendable {
 
     /// Renders into the reused buffer and passes its UTF-8 bytes to `body` (e.g. to `write(2)`
     /// them); the bytes are valid only during the call.
-    public mutating func withFrame<R>(_ canvas: Canvas, background: Color,
-                                      _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    public mutating func withFrame<R, E: Error>(_ canvas: Canvas, background: Color,
+                                                _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         let width = canvas.width, height = canvas.height
         let rows = TerminalRenderer.rows(forHeight: height)
         buffer.removeAll(keepingCapacity: true)
@@ -89,7 +89,11 @@ public struct TerminalRenderer: Sendable {
                 y += 2
             }
         }
-        return try buffer.withUnsafeBytes(body)
+        // Array.withUnsafeBytes rethrows untyped; the pointer is lent for the call only.
+        let result: Result<R, E> = buffer.withUnsafeBytes { bytes in
+            do throws(E) { return .success(try body(bytes)) } catch { return .failure(error) }
+        }
+        return try result.get()
     }
 
     /// `38;2;R;G;B` (or `48;…`).

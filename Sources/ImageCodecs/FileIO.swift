@@ -1,10 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CLinux
+import LinuxSystem
 
 /// Whole-file reads and writes with plain POSIX calls (no Foundation: the daemon uses these too).
 /// Errors carry the system's reason (`strerror(errno)`) and the path.
@@ -34,7 +29,7 @@ public enum FileIO {
 
     /// Replaces the contents of `path` with `bytes` (created with mode 0644 less the umask).
     static func writeFile(_ bytes: [UInt8], to path: String) throws(ImageCodecError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = loaderd_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw ImageCodecError(.write, path: path, reason: systemReason(errno)) }
         var failure = writeAll(fd: fd, bytes: bytes)
         if close(fd) != 0 && failure == 0 { failure = errno }
@@ -43,7 +38,7 @@ public enum FileIO {
 
     /// The whole contents of `path`.
     static func readFile(_ path: String) throws(ImageCodecError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = loaderd_open(path, O_RDONLY | O_CLOEXEC, 0)
         guard fd >= 0 else { throw ImageCodecError(.read, path: path, reason: systemReason(errno)) }
         defer { close(fd) }
         var bytes: [UInt8] = []

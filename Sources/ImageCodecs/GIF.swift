@@ -1,3 +1,4 @@
+import Raster
 import CGIF
 
 /// One frame of an animated GIF: a full-size image and how long it stays on screen.
@@ -50,7 +51,7 @@ public enum GIF {
         }
 
         // Palettes and index buffers.
-        let global = ExactPalette(frames.lazy.map(\.image))
+        let global = ExactPalette(frames.lazy.map { $0.image })
         var indexed: [(palette: [UInt32]?, indices: [UInt8])] = []
         indexed.reserveCapacity(frames.count)
         for frame in frames {

@@ -1,4 +1,5 @@
-import Glibc
+import LinuxSystem
+import CLinux
 
 /// One client of the control socket: its line splitter and its unsent replies.
 final class Connection {

@@ -1,10 +1,9 @@
 import Displays
 import FixedPoint
-import Glibc
+import CLinux
 import Loaders
-import Logging
 import Raster
-import SystemPackage
+import LinuxSystem
 
 /// The daemon: one thread, one `poll()` over the signalfd, the frame timerfd, the watchdog
 /// timerfd, the listening socket and the clients. Nothing in it blocks but `poll`.
@@ -33,7 +32,7 @@ public final class Daemon {
 
     /// Re-reads the settings on SIGHUP (the config file merged with the command line); nil when
     /// there is nothing to re-read. Throws a message naming what is wrong in the file.
-    public var reloadConfiguration: (() throws -> DaemonConfiguration)?
+    public var reloadConfiguration: (() throws(ConfigError) -> DaemonConfiguration)?
 
     /// While the process is out of file descriptors, new connections wait in the backlog until
     /// this time (CLOCK_MONOTONIC ns) instead of waking the loop again at once.
@@ -44,11 +43,11 @@ public final class Daemon {
 
     /// Opens the displays, the signalfd, the socket (or takes systemd's) and the timers.
     /// Errors here are for a person to fix: the caller prints them and exits non-zero.
-    public init(configuration: DaemonConfiguration, logger: Logger) throws {
+    public init(configuration: DaemonConfiguration, logger: Logger) throws(SystemError) {
         self.configuration = configuration
         self.logger = logger
         guard !configuration.displays.isEmpty else { throw SystemError("no display given", hint: "--display " + DisplayFactory.typeList) }
-        signal(SIGPIPE, SIG_IGN)
+        loaderd_ignore_signal(SIGPIPE)
         do { signals = try SignalFD([SIGTERM, SIGINT, SIGHUP]) } catch { throw SystemError("signalfd", error) }
 
         var group: gid_t? = nil
@@ -80,7 +79,7 @@ public final class Daemon {
         } catch {
             for slot in slots { slot.display.close() }
             listener.removeFile()
-            throw error
+            throw SystemError(error.description)
         }
         self.slots = slots
         do { frameTimer = try TimerFD() } catch { throw SystemError("timerfd_create", error) }
@@ -98,14 +97,12 @@ public final class Daemon {
         boot = try Self.openBootFrontEnds(configuration, logger: logger)
     }
 
+    /// A group's number from its name or number. Read from /etc/group directly rather than with
+    /// getgrnam_r: the static ARMv6 build cannot load glibc's NSS modules, and a boot splash's
+    /// socket group is a local group.
     static func groupID(named name: String) -> gid_t? {
         if let number = gid_t(name) { return number }
-        var group = group()
-        var result: UnsafeMutablePointer<group>? = nil
-        var buffer = [CChar](repeating: 0, count: 16 * 1024)
-        let rc = getgrnam_r(name, &group, &buffer, buffer.count, &result)
-        guard rc == 0, result != nil else { return nil }
-        return group.gr_gid
+        return GroupFile.groupID(named: name)
     }
 
     // MARK: The loop
@@ -180,7 +177,7 @@ public final class Daemon {
     /// Only idle clients need a timeout: frames come from the timerfd. No clients, no timeout.
     func pollTimeout(now: Int64) -> Int32 {
         var due: Int64? = acceptPausedUntil > now ? acceptPausedUntil - now : nil
-        if let oldest = connections.lazy.map(\.lastActivity).min() {
+        if let oldest = connections.lazy.map { $0.lastActivity }.min() {
             let idle = oldest + configuration.idleTimeout - now
             due = Swift.min(due ?? idle, idle)
         }
@@ -426,7 +423,7 @@ public final class Daemon {
         if let session = state.session, session.name == type.name, session.assignments == assignments, session.stop == nil {
             return .success("OK running \(type.name)")
         }
-        let loader: any Loader
+        let loader: AnyLoader
         do {
             loader = try Catalog.make(type.name, assignments: assignments.map { ($0.key, $0.value) })
         } catch {
@@ -559,7 +556,7 @@ public final class Daemon {
             json += "{\"name\":\(JSON.string(d.name)),\"width\":\(d.canvasWidth),\"height\":\(d.canvasHeight),\"fps\":\(d.framesPerSecond)}"
         }
         json += "]"
-        json += ",\"fps\":\(slots.map(\.display.framesPerSecond).max() ?? 0)"
+        json += ",\"fps\":\(slots.map { $0.display.framesPerSecond }.max() ?? 0)"
         json += ",\"frames_drawn\":\(framesDrawn),\"frames_dropped\":\(framesDropped)"
         json += ",\"brightness\":\(state.brightness),\"clients\":\(connections.count)}"
         return json

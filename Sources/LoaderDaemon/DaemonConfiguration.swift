@@ -1,7 +1,6 @@
 import Displays
 import FixedPoint
 import Loaders
-import Logging
 
 /// Everything the daemon is told at start (command line now; the config file later).
 public struct DaemonConfiguration: Sendable {

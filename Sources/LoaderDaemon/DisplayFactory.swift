@@ -16,18 +16,12 @@ public enum DisplayFactory {
     /// LED displays report bad options as `DisplaySpecError` and unreachable hardware as
     /// `DisplayError` (or a transport error); the table reports both as spec errors, keeping the message.
     private static let openLED: @Sendable (DisplaySpec) throws(DisplaySpecError) -> any Display = { spec throws(DisplaySpecError) in
-        do {
-            guard let display = try LEDDisplays.open(spec) else {
-                throw DisplaySpecError(spec: spec.description, message: "not an LED display type")
-            }
-            return display
-        } catch let error as DisplaySpecError {
-            throw error
-        } catch let error as DisplayError {
-            throw DisplaySpecError(spec: spec.description, message: error.message)
-        } catch {
-            throw DisplaySpecError(spec: spec.description, message: String(describing: error))
+        let opened: (any Display)?
+        do throws(DisplayOpenError) { opened = try LEDDisplays.open(spec) } catch { throw error.asSpecError(spec) }
+        guard let display = opened else {
+            throw DisplaySpecError(spec: spec.description, message: "not an LED display type")
         }
+        return display
     }
 
     /// The keys each type accepts, to check a spec without opening anything (`--check-config`).
@@ -47,16 +41,16 @@ public enum DisplayFactory {
     /// display (values are checked when it opens).
     public static func checkKeys(_ spec: DisplaySpec) throws(DisplaySpecError) {
         guard let keys = acceptedKeys(for: spec.type) else {
-            throw DisplaySpecError(spec: spec.description, message: "unknown display type '\(spec.type)'; types: " + types.map(\.type).joined(separator: ", "))
+            throw DisplaySpecError(spec: spec.description, message: "unknown display type '\(spec.type)'; types: " + types.map { $0.type }.joined(separator: ", "))
         }
         try spec.checkKeys(keys)
     }
 
-    public static var typeList: String { types.map(\.usage).joined(separator: "; ") }
+    public static var typeList: String { types.map { $0.usage }.joined(separator: "; ") }
 
     public static func open(_ spec: DisplaySpec) throws(DisplaySpecError) -> any Display {
         guard let entry = types.first(where: { $0.type == spec.type }) else {
-            throw DisplaySpecError(spec: spec.description, message: "unknown display type '\(spec.type)'; types: " + types.map(\.type).joined(separator: ", "))
+            throw DisplaySpecError(spec: spec.description, message: "unknown display type '\(spec.type)'; types: " + types.map { $0.type }.joined(separator: ", "))
         }
         return try entry.open(spec)
     }

@@ -1,45 +1,143 @@
-import Glibc
-import Logging
+import CLinux
+import LinuxSystem
 
-/// swift-log to standard error, one line per message with a syslog priority prefix (`<6>` for
-/// info), which journald reads as the message's priority (sd-daemon(3)).
-public struct SyslogStderrLogHandler: LogHandler {
-    public var logLevel: Logger.Level
-    public var metadata: Logger.Metadata = [:]
-    public var metadataProvider: Logger.MetadataProvider? = nil
-    let label: String
+/// The daemon's log: one line per message on standard error. Under systemd each line starts with
+/// a syslog priority (`<6>` for info), which journald reads as the message's priority
+/// (sd-daemon(3)); on a terminal the prefix is left out so a person reads plain lines.
+///
+/// Logging never blocks the event loop: when nobody reads standard error (journald stalled, a full
+/// pipe) a line that does not fit is dropped and counted, and the count is logged with the next
+/// line that gets through.
+public struct Logger {
+    /// The levels of swift-log, whose names the config and `--log-level` already accept.
+    public enum Level: String, CaseIterable, Sendable, Comparable {
+        case trace, debug, info, notice, warning, error, critical
 
-    public init(label: String, level: Logger.Level) { self.label = label; self.logLevel = level }
-
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    public static func priority(_ level: Logger.Level) -> Int {
-        switch level {
-        case .trace, .debug: return 7
-        case .info: return 6
-        case .notice: return 5
-        case .warning: return 4
-        case .error: return 3
-        case .critical: return 2
-        }
-    }
-
-    public func log(event: LogEvent) {
-        var line = "<\(Self.priority(event.level))>" + event.message.description
-        var all = metadata
-        if let extra = event.metadata { all.merge(extra) { $1 } }
-        for (key, value) in all.sorted(by: { $0.key < $1.key }) { line += " \(key)=\(value)" }
-        line += "\n"
-        line.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return }
-                offset += n
+        var rank: Int {
+            switch self {
+            case .trace: return 0
+            case .debug: return 1
+            case .info: return 2
+            case .notice: return 3
+            case .warning: return 4
+            case .error: return 5
+            case .critical: return 6
             }
         }
+
+        /// The syslog priority journald expects in the `<N>` prefix.
+        public var syslogPriority: Int {
+            switch self {
+            case .trace, .debug: return 7
+            case .info: return 6
+            case .notice: return 5
+            case .warning: return 4
+            case .error: return 3
+            case .critical: return 2
+            }
+        }
+
+        public static func < (a: Level, b: Level) -> Bool { a.rank < b.rank }
+    }
+
+    public var logLevel: Level
+    let sink: LogSink
+
+    public init(level: Level = .info, sink: LogSink = .standardError) {
+        logLevel = level
+        self.sink = sink
+    }
+
+    public func trace(_ message: @autoclosure () -> String) { log(.trace, message()) }
+    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    public func notice(_ message: @autoclosure () -> String) { log(.notice, message()) }
+    public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+    public func critical(_ message: @autoclosure () -> String) { log(.critical, message()) }
+
+    public func log(level: Level, _ message: @autoclosure () -> String) { log(level, message()) }
+
+    func log(_ level: Level, _ message: @autoclosure () -> String) {
+        guard level >= logLevel else { return }
+        sink.write(level: level, message())
+    }
+}
+
+/// Where log lines go: standard error, opened so that a write never blocks. Shared by every copy of
+/// a `Logger` (a class, so the dropped-line count is one count).
+public final class LogSink: @unchecked Sendable {  // used by the daemon's one thread only
+    /// How a line reaches the file behind fd 2 without blocking.
+    enum Path {
+        /// A socket (journald's stream): send with MSG_DONTWAIT.
+        case socket
+        /// A pipe, FIFO or terminal, reopened through /proc with O_NONBLOCK: a file description of
+        /// our own, so the flag does not change the shared one (a shell's terminal stays blocking).
+        case nonBlocking(Int32)
+        /// A regular file, or nothing better was possible: plain write(2), which does not block
+        /// on a regular file.
+        case plain
+        /// fd 2 is closed or /dev/null: nothing to do.
+        case none
+    }
+
+    let path: Path
+    let prefixesPriority: Bool
+    private(set) var dropped = 0
+
+    public static let standardError = LogSink(fd: 2)
+
+    init(fd: Int32) {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { path = .none; prefixesPriority = false; return }
+        prefixesPriority = isatty(fd) == 0
+        if loaderd_s_issock(st.st_mode) != 0 {
+            path = .socket
+        } else if loaderd_s_isfifo(st.st_mode) != 0 || loaderd_s_ischr(st.st_mode) != 0 {
+            let reopened = loaderd_open("/proc/self/fd/\(fd)", O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0)
+            path = reopened >= 0 ? .nonBlocking(reopened) : .plain
+        } else {
+            path = .plain
+        }
+    }
+
+    deinit {
+        if case .nonBlocking(let fd) = path { _ = close(fd) }
+    }
+
+    func write(level: Level, _ message: String) {
+        var line = prefixesPriority ? "<\(level.syslogPriority)>" : ""
+        if dropped > 0 {
+            line += "(\(dropped) earlier log lines were dropped: nobody was reading standard error) "
+        }
+        line += message
+        line += "\n"
+        var sent = false
+        line.withUTF8 { bytes in sent = writeLine(UnsafeRawBufferPointer(bytes)) }
+        dropped = sent ? 0 : dropped + 1
+    }
+
+    typealias Level = Logger.Level
+
+    /// One attempt, finishing a short write only while the file takes more without blocking;
+    /// false when the line (or its end) was dropped.
+    private func writeLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let base = bytes.baseAddress! + offset, count = bytes.count - offset
+            let n: Int
+            switch path {
+            case .none: return true
+            case .socket: n = send(2, base, count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+            case .nonBlocking(let fd): n = CLinux.write(fd, base, count)
+            case .plain: n = CLinux.write(2, base, count)
+            }
+            if n < 0 {
+                if loaderd_errno() == EINTR { continue }
+                return false
+            }
+            offset += n
+        }
+        return true
     }
 }

@@ -5,7 +5,7 @@ import Loaders
 struct Session {
     let name: String
     let assignments: [Assignment]
-    let loader: any Loader
+    let loader: AnyLoader
     /// CLOCK_MONOTONIC nanoseconds of `start`: elapsed time is derived from it, never accumulated.
     let startedAt: Int64
     var stop: StopState?
@@ -50,7 +50,7 @@ struct DaemonState {
     }
 
     /// A new session starts at `now`; a progress already set carries over, settled.
-    mutating func start(name: String, assignments: [Assignment], loader: any Loader, now: Int64) {
+    mutating func start(name: String, assignments: [Assignment], loader: AnyLoader, now: Int64) {
         session = Session(name: name, assignments: assignments, loader: loader, startedAt: now, stop: nil)
         if let progressTarget { progress = ProgressState(Self.fixed(progressTarget)) }
     }

@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 
 /// sd_notify without libsystemd: datagrams to `$NOTIFY_SOCKET` (sd_notify(3); a leading `@` names
 /// an abstract socket). Does nothing when the variable is unset (not started by systemd).

@@ -19,30 +19,90 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible, Equatable {
 /// Every loader the daemon knows, by name.
 public enum Catalog {
     /// In the order `loaderctl list` shows them.
-    public static let loaders: [any Loader.Type] = [
-        LinkedInBar.self,
-        PageDots.self,
-        QuizUpCircles.self,
-        Shimmer.self,
-        WormGrid.self,
-        SkeletonShimmer.self,
-        ProgressBar.self,
-    ]
+    public static let loaders: [LoaderKind] = LoaderKind.allCases
 
     public static var names: [String] { loaders.map { $0.name } }
 
-    public static func type(named name: String) -> (any Loader.Type)? {
-        loaders.first { $0.name == name.lowercased() }
+    public static func type(named name: String) -> LoaderKind? {
+        let lowered = name.lowercased()
+        return loaders.first { $0.name == lowered }
     }
 
     /// Validates `assignments` against the loader's parameters and builds it.
-    public static func make(_ name: String, assignments: [(key: String, value: String)] = []) throws(LoaderError) -> any Loader {
-        guard let type = type(named: name) else { throw .unknownLoader(name) }
+    public static func make(_ name: String, assignments: [(key: String, value: String)] = []) throws(LoaderError) -> AnyLoader {
+        guard let kind = type(named: name) else { throw .unknownLoader(name) }
         do {
-            let parameters = try Parameters(loader: type.name, specs: type.parameters, presets: type.presets, assignments: assignments)
-            return type.init(parameters)
+            let parameters = try Parameters(loader: kind.name, specs: kind.parameters, presets: kind.presets, assignments: assignments)
+            return kind.make(parameters)
         } catch {
             throw .parameter(error)
+        }
+    }
+}
+
+/// One kind of loader: what `Loader`'s static requirements say, reachable without metatype values
+/// (Embedded Swift has none), so the catalog is a plain list.
+public enum LoaderKind: CaseIterable, Sendable, Equatable {
+    case linkedin, pagedots, quizup, shimmer, worm, skeleton, bar
+
+    public var name: String {
+        switch self {
+        case .linkedin: return LinkedInBar.name
+        case .pagedots: return PageDots.name
+        case .quizup: return QuizUpCircles.name
+        case .shimmer: return Shimmer.name
+        case .worm: return WormGrid.name
+        case .skeleton: return SkeletonShimmer.name
+        case .bar: return ProgressBar.name
+        }
+    }
+
+    public var summary: String {
+        switch self {
+        case .linkedin: return LinkedInBar.summary
+        case .pagedots: return PageDots.summary
+        case .quizup: return QuizUpCircles.summary
+        case .shimmer: return Shimmer.summary
+        case .worm: return WormGrid.summary
+        case .skeleton: return SkeletonShimmer.summary
+        case .bar: return ProgressBar.summary
+        }
+    }
+
+    public var parameters: [ParameterSpec] {
+        switch self {
+        case .linkedin: return LinkedInBar.parameters
+        case .pagedots: return PageDots.parameters
+        case .quizup: return QuizUpCircles.parameters
+        case .shimmer: return Shimmer.parameters
+        case .worm: return WormGrid.parameters
+        case .skeleton: return SkeletonShimmer.parameters
+        case .bar: return ProgressBar.parameters
+        }
+    }
+
+    public var presets: [Preset] {
+        switch self {
+        case .linkedin: return LinkedInBar.presets
+        case .pagedots: return PageDots.presets
+        case .quizup: return QuizUpCircles.presets
+        case .shimmer: return Shimmer.presets
+        case .worm: return WormGrid.presets
+        case .skeleton: return SkeletonShimmer.presets
+        case .bar: return ProgressBar.presets
+        }
+    }
+
+    /// Builds the loader from parameters already validated against `parameters`.
+    public func make(_ parameters: Parameters) -> AnyLoader {
+        switch self {
+        case .linkedin: return .linkedin(LinkedInBar(parameters))
+        case .pagedots: return .pagedots(PageDots(parameters))
+        case .quizup: return .quizup(QuizUpCircles(parameters))
+        case .shimmer: return .shimmer(Shimmer(parameters))
+        case .worm: return .worm(WormGrid(parameters))
+        case .skeleton: return .skeleton(SkeletonShimmer(parameters))
+        case .bar: return .bar(ProgressBar(parameters))
         }
     }
 }

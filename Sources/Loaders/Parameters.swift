@@ -40,7 +40,7 @@ public enum ParameterType: Sendable {
     /// What the type accepts, for error messages.
     public var accepted: String {
         switch self {
-        case .color: return "a colour: #RRGGBB, #RRGGBBAA or a name (\(Color.named.map(\.name).joined(separator: ", "))), optionally @opacity"
+        case .color: return "a colour: #RRGGBB, #RRGGBBAA or a name (\(Color.named.map { $0.name }.joined(separator: ", "))), optionally @opacity"
         case .colors: return "comma-separated colours (#RRGGBB, #RRGGBBAA or names, optionally @opacity)"
         case .seconds(let r): return "seconds from \(format(r.lowerBound)) to \(format(r.upperBound))"
         case .number(let r): return "a number from \(format(r.lowerBound)) to \(format(r.upperBound))"
@@ -114,7 +114,7 @@ public struct ParameterSpec: Sendable {
             return .choice(w)
         case .curve:
             let parts = trimmed.split(separator: ",").compactMap { Double(String($0).trimmingSpaces) }
-            guard parts.count == 4, parts.allSatisfy(\.isFinite), (0...1).contains(parts[0]), (0...1).contains(parts[2]),
+            guard parts.count == 4, parts.allSatisfy { $0.isFinite }, (0...1).contains(parts[0]), (0...1).contains(parts[2]),
                   (-2...3).contains(parts[1]), (-2...3).contains(parts[3]) else { throw fail() }
             return .curve(x1: Fixed(parts[0]), y1: Fixed(parts[1]), x2: Fixed(parts[2]), y2: Fixed(parts[3]))
         case .bool:
@@ -163,7 +163,7 @@ public struct Parameters: Sendable {
         if let i = explicit.lastIndex(where: { $0.key == "preset" }) {
             let name = explicit[i].value
             guard let preset = presets.first(where: { $0.name == name.lowercased() }) else {
-                let accepted = presets.isEmpty ? "\(loader) has no presets" : "expected one of " + presets.map(\.name).joined(separator: ", ")
+                let accepted = presets.isEmpty ? "\(loader) has no presets" : "expected one of " + presets.map { $0.name }.joined(separator: ", ")
                 throw ParameterError(loader: loader, key: "preset", value: name, reason: accepted)
             }
             explicit.removeAll { $0.key == "preset" }
@@ -171,7 +171,7 @@ public struct Parameters: Sendable {
         }
         for (key, value) in explicit {
             guard let spec = specs.first(where: { $0.key == key }) else {
-                var keys = specs.map(\.key)
+                var keys = specs.map { $0.key }
                 if !presets.isEmpty { keys.append("preset") }
                 throw ParameterError(loader: loader, key: key, value: value,
                                      reason: "unknown parameter; \(loader) accepts " + keys.joined(separator: ", "))

@@ -31,14 +31,14 @@ public enum ScenePhase: Sendable, Equatable {
 /// A loader placed on a canvas with its message line, its exit and its outcome mark: the whole
 /// picture one display shows. Made when a loader starts on a display; `render` allocates nothing.
 public struct Scene: Sendable {
-    public let loader: any Loader
+    public let loader: AnyLoader
     public let options: SceneOptions
     public private(set) var context: DrawContext
 
     /// The fade-out used by loaders without an exit of their own (LOADERS.md: ≤ 0.3 s).
     public static let fadeDuration: Microseconds = 250_000
 
-    public init(loader: any Loader, width: Int, height: Int, options: SceneOptions = SceneOptions()) {
+    public init(loader: AnyLoader, width: Int, height: Int, options: SceneOptions = SceneOptions()) {
         self.loader = loader
         self.options = options
         self.context = DrawContext(width: width, height: height)

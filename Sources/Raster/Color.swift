@@ -59,7 +59,7 @@ public struct ColorParseError: Error, Sendable, CustomStringConvertible {
     public let input: String
     public var description: String {
         "invalid colour '\(input)': expected #RRGGBB, #RRGGBBAA, or one of "
-            + Color.named.map(\.name).joined(separator: ", ")
+            + Color.named.map { $0.name }.joined(separator: ", ")
             + " (optionally followed by @OPACITY, e.g. gray@0.5)"
     }
 }

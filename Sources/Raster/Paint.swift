@@ -24,7 +24,7 @@ public struct LinearGradient: Sendable {
     public init(stops: [GradientStop], startX: Fixed = .zero, endX: Fixed = .one) {
         precondition(!stops.isEmpty, "a gradient needs at least one stop")
         self.stops = stops.map { GradientStop($0.color, at: $0.location.unitClamped) }
-        self.pixels = self.stops.map(\.color.premultiplied)
+        self.pixels = self.stops.map { $0.color.premultiplied }
         self.startX = startX
         self.endX = endX
     }

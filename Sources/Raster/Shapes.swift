@@ -188,7 +188,7 @@ public struct ConvexPolygon: Shape {
         for p in points { sx += p.x / points.count; sy += p.y / points.count }
         let centroid = Point(x: sx, y: sy)
         edges = points.indices.map { HalfPlane(points[$0], points[($0 + 1) % points.count], inside: centroid) }
-        let xs = points.map(\.x), ys = points.map(\.y)
+        let xs = points.map { $0.x }, ys = points.map { $0.y }
         let x0 = xs.min()!, y0 = ys.min()!
         bounds = FixedRect(x: x0 - .one, y: y0 - .one, width: xs.max()! - x0 + 2, height: ys.max()! - y0 + 2)
     }

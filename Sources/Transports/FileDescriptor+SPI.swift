@@ -1,6 +1,5 @@
 import CLinux
-import Glibc
-import SystemPackage
+import LinuxSystem
 
 // spidev ioctls in swift-system's manner: public throwing methods over an internal
 // `Result<_, Errno>` layer that makes exactly one shim call (one ioctl) each, with EINTR retry
@@ -61,7 +60,7 @@ extension FileDescriptor {
     while true {
         let result = body()
         if result != -1 { return .success(result) }
-        let error = Errno(rawValue: Glibc.errno)
+        let error = Errno.current
         if retryOnInterrupt && error == .interrupted { continue }
         return .failure(error)
     }

@@ -1,6 +1,6 @@
 import CGpiod
-import Glibc
-import SystemPackage
+import CLinux
+import LinuxSystem
 
 /// A set of output lines requested together, set all at once: bit i of `values` is line i.
 public protocol GPIOOutputLines: AnyObject {
@@ -63,7 +63,7 @@ public final class GPIOChipLines: GPIOOutputLines {
             return loaderd_gpio_set_values(h, vals.baseAddress)
         }
         if result != 0 {
-            let errno = Errno(rawValue: Glibc.errno)
+            let errno = Errno.current
             throw TransportError(device: name, message: "setting line values failed: \(errno)", errno: errno)
         }
     }

@@ -1,6 +1,5 @@
 import CLinux
-import Glibc
-import SystemPackage
+import LinuxSystem
 
 /// Hardware SPI through the kernel's spidev (`/dev/spidevB.C`). Mode, word size and clock are set
 /// once when the device opens; each message is one `SPI_IOC_MESSAGE(1)` ioctl with a transfer
@@ -28,11 +27,10 @@ public final class SPIDevice: SPIBus {
         self.speedHz = speedHz
         self.maximumMessageLength = SPIDevice.readBufsiz()
         let fd: FileDescriptor
-        do {
+        do throws(Errno) {
             fd = try FileDescriptor.open(FilePath(path), .readWrite, options: [.closeOnExec])
         } catch {
-            let errno = error as? Errno ?? .ioError
-            throw SPIDevice.openError(path: path, errno: errno)
+            throw SPIDevice.openError(path: path, errno: error)
         }
         do {
             try fd.spiSetMode(mode)
@@ -94,7 +92,9 @@ public final class SPIDevice: SPIBus {
         guard let fd = try? FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec]) else { return defaultBufsiz }
         defer { try? fd.close() }
         var bytes = [UInt8](repeating: 0, count: 32)
-        guard let count = try? bytes.withUnsafeMutableBytes({ try fd.read(into: $0) }), count > 0 else { return defaultBufsiz }
+        var count = 0
+        bytes.withUnsafeMutableBytes { buffer in count = (try? fd.read(into: buffer)) ?? 0 }
+        guard count > 0 else { return defaultBufsiz }
         let text = String(decoding: bytes[..<count], as: UTF8.self).filter { $0.isNumber }
         return Int(text).flatMap { $0 > 0 ? $0 : nil } ?? defaultBufsiz
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Glibc
+import CLinux
+import LinuxSystem
 
 /// The options every daemon verb shares: where the socket is and how long to wait.
 struct ConnectionOptions: ParsableArguments {
@@ -106,7 +107,7 @@ struct DaemonClient {
         while true {
             let r = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                    CLinux.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
                 }
             }
             if r == 0 { return }

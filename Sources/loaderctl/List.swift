@@ -23,7 +23,7 @@ struct List: ParsableCommand {
         for type in Catalog.loaders {
             if names { print(type.name); continue }
             print("\(type.name) — \(type.summary)")
-            let width = type.parameters.map(\.key.count).max() ?? 0
+            let width = type.parameters.map { $0.key.count }.max() ?? 0
             for spec in type.parameters {
                 let key = spec.key.padding(to: width)
                 print("    \(key)  \(spec.summary) [\(spec.type.brief)] default \(spec.defaultValue.isEmpty ? "none" : spec.defaultValue)")
@@ -35,7 +35,7 @@ struct List: ParsableCommand {
             print("")
         }
         if !names {
-            print("Colours: #RRGGBB, #RRGGBBAA or a name (" + Color.named.map(\.name).joined(separator: ", ") + "), optionally @OPACITY, e.g. gray@0.5.")
+            print("Colours: #RRGGBB, #RRGGBBAA or a name (" + Color.named.map { $0.name }.joined(separator: ", ") + "), optionally @OPACITY, e.g. gray@0.5.")
             print("Set parameters with --set key=value (render, preview) or `start NAME key=value` (daemon).")
         }
     }

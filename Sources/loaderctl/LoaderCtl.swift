@@ -1,5 +1,6 @@
 import ArgumentParser
-import Glibc
+import CLinux
+import LinuxSystem
 
 @main
 struct LoaderCtl: ParsableCommand {
@@ -32,13 +33,13 @@ struct LoaderCtl: ParsableCommand {
             try command.run()
         } catch let failure as RuntimeFailure {
             printError("loaderctl: \(failure.description)")
-            Glibc.exit(failure.exitCode)
+            CLinux.exit(failure.exitCode)
         } catch {
             if exitCode(for: error) == .validationFailure {
                 // ValidationError from validate()/run() and every parse error (unknown option,
                 // missing argument, a value of the wrong type) land here.
                 printError(fullMessage(for: error))
-                Glibc.exit(ExitStatus.usage)
+                CLinux.exit(ExitStatus.usage)
             }
             // CleanExit (help, --version), ExitCode, and anything else: ArgumentParser's way.
             exit(withError: error)

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Displays
 import FixedPoint
-import Glibc
+import CLinux
+import LinuxSystem
 import Loaders
 import Raster
 

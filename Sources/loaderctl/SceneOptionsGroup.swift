@@ -41,7 +41,7 @@ struct SceneOptionsGroup: ParsableArguments {
         }
         if margin < 0 || margin > 1000 { throw ValidationError("--margin must be from 0 to 1000, got \(margin)") }
         if MessageStyle(rawValue: messageStyle) == nil {
-            throw ValidationError("--message-style must be one of " + MessageStyle.allCases.map(\.rawValue).joined(separator: ", ") + ", got '\(messageStyle)'")
+            throw ValidationError("--message-style must be one of " + MessageStyle.allCases.map { $0.rawValue }.joined(separator: ", ") + ", got '\(messageStyle)'")
         }
         if let stopAt, !(stopAt.isFinite && stopAt >= 0) { throw ValidationError("--stop-at must be a time in seconds ≥ 0, got \(stopAt)") }
         if let outcome, Outcome(rawValue: outcome) == nil {
@@ -56,7 +56,7 @@ struct SceneOptionsGroup: ParsableArguments {
         do { return try Color(parsing: background) } catch { throw ValidationError("--background: \(error)") }
     }
 
-    func makeLoader() throws -> any Loader {
+    func makeLoader() throws -> AnyLoader {
         do {
             let pairs = try Parameters.assignments(from: assignments, loader: name)
             return try Catalog.make(name, assignments: pairs)

@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 
 // loaderd's command line, parsed by hand. swift-argument-parser cost ~4 ms of CPU per start
 // (type metadata, conformance scans and Mirror walks before the first frame; docs/PERFORMANCE.md,
@@ -208,8 +208,8 @@ enum HelpText {
     /// $COLUMNS, else the terminal's width on standard output, else 80 (as ArgumentParser).
     static var screenWidth: Int {
         if let columns = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }) { return columns }
-        var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        var columns: UInt16 = 0, rows: UInt16 = 0
+        if loaderd_window_size(STDOUT_FILENO, &columns, &rows) == 0, columns > 0 { return Int(columns) }
         return 80
     }
 }

@@ -1,9 +1,9 @@
 import Displays
 import FixedPoint
-import Glibc
+import CLinux
+import LinuxSystem
 import LoaderDaemon
 import Loaders
-import Logging
 
 @main
 struct Loaderd {
@@ -63,9 +63,9 @@ struct Loaderd {
     /// `$PSPLASH_FIFO_DIR`, else /run.
     static func main() {
         let directory = getenv("PSPLASH_FIFO_DIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/run"
-        let arguments = CommandLine.arguments.dropFirst().map { $0 == "--psplash-fifo" ? "--psplash-fifo=" + directory : $0 }
+        let arguments = ProcessArguments.all.dropFirst().map { $0 == "--psplash-fifo" ? "--psplash-fifo=" + directory : $0 }
         let command: Loaderd
-        do {
+        do throws(UsageError) {
             command = try parse(Array(arguments))
         } catch {
             usageError(error)
@@ -80,11 +80,11 @@ struct Loaderd {
         let parsed = try ArgumentSyntax.parse(arguments, options: options)
         if parsed.helpRequested {
             printOut(HelpText.render(abstract: abstract, discussion: discussion, usage: "loaderd <options>", options: options, width: HelpText.screenWidth) + "\n")
-            Glibc.exit(0)
+            CLinux.exit(0)
         }
         if parsed.versionRequested {
             printOut(LoaderDaemonVersion.version + "\n")
-            Glibc.exit(0)
+            CLinux.exit(0)
         }
         var command = Loaderd()
         command.socket = parsed.last("socket")
@@ -122,7 +122,7 @@ struct Loaderd {
         if let option = error.option { text += "Help:  \(option.label)  \(option.help)\n" }
         text += "Usage: loaderd <options>\n  See 'loaderd --help' for more information.\n"
         text.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
-        Glibc.exit(64)
+        CLinux.exit(64)
     }
 
     func validate() throws(UsageError) {
@@ -134,7 +134,7 @@ struct Loaderd {
             throw UsageError(message: "--idle-timeout must be more than 0 and at most 86400 seconds, got \(idleTimeout)")
         }
         if let logLevel, Logger.Level(rawValue: logLevel) == nil {
-            throw UsageError(message: "--log-level must be one of " + Logger.Level.allCases.map(\.rawValue).joined(separator: ", ") + ", got '\(logLevel)'")
+            throw UsageError(message: "--log-level must be one of " + Logger.Level.allCases.map { $0.rawValue }.joined(separator: ", ") + ", got '\(logLevel)'")
         }
         if let freezeTime, !(freezeTime.isFinite && freezeTime >= 0 && freezeTime <= 1_000_000) {
             throw UsageError(message: "--freeze-time must be from 0 to 1000000 seconds, got \(freezeTime)")
@@ -165,14 +165,12 @@ struct Loaderd {
                 do { try DisplayFactory.checkKeys(spec) } catch { fail("\(checkConfig): [[display]]: \(error.description)") }
             }
             print("\(checkConfig): OK")
-            Glibc.exit(0)
+            CLinux.exit(0)
         }
         let settings: DaemonConfiguration
         do { settings = try self.settings() } catch { fail(error.description) }
 
-        let level = settings.logLevel
-        LoggingSystem.bootstrap { label in SyslogStderrLogHandler(label: label, level: level) }
-        let logger = Logger(label: "loaderd")
+        let logger = Logger(level: settings.logLevel)
         let daemon: Daemon
         do {
             daemon = try Daemon(configuration: settings, logger: logger)
@@ -181,7 +179,7 @@ struct Loaderd {
         }
         if config != nil {
             // SIGHUP re-reads the file and applies these same flags on top again.
-            daemon.reloadConfiguration = { try self.settings() }
+            daemon.reloadConfiguration = { () throws(ConfigError) in try self.settings() }
         }
         daemon.run()
     }
@@ -230,6 +228,6 @@ struct Loaderd {
     func fail(_ message: String) -> Never {
         var line = "<3>loaderd: " + message + "\n"
         line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
-        Glibc.exit(1)
+        CLinux.exit(1)
     }
 }

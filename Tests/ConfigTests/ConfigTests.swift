@@ -2,7 +2,6 @@ import Displays
 import FixedPoint
 import Glibc
 import Loaders
-import Logging
 import Testing
 @testable import LoaderDaemon
 

@@ -61,7 +61,7 @@ import Glibc
         #expect {
             _ = try LEDDisplays.open(DisplaySpec(parsing: spec))
         } throws: { error in
-            guard let e = error as? DisplaySpecError else { return false }
+            guard case .spec(let e) = error as? DisplayOpenError else { return false }
             return e.message.contains(message) && e.description.hasPrefix("invalid display '")
         }
     }
@@ -86,7 +86,7 @@ import Glibc
         #expect {
             _ = try LEDDisplays.open(DisplaySpec(parsing: "max7219:spi=/dev/spidev7.3,modules=4"))
         } throws: { error in
-            guard let e = error as? DisplayError else { return false }
+            guard case .device(let e) = error as? DisplayOpenError else { return false }
             return e.message.contains("no /dev/spidev7.3: enable SPI (dtparam=spi=on in /boot/firmware/config.txt") && e.message.contains("or load spidev")
         }
     }

@@ -11,14 +11,16 @@ import Testing
 private func us(_ seconds: Double) -> Microseconds { Time.microseconds(seconds: seconds) }
 
 private func makeShimmer(_ assignments: [(key: String, value: String)] = []) throws -> Shimmer {
-    let loader = try Catalog.make("shimmer", assignments: assignments)
-    return try #require(loader as? Shimmer)
+    guard case .shimmer(let shimmer) = try Catalog.make("shimmer", assignments: assignments) else {
+        Issue.record("the catalog's shimmer is not a Shimmer"); throw LoaderError.unknownLoader("shimmer")
+    }
+    return shimmer
 }
 
 /// Renders `loader` alone on a `width`×`height` scene at `t` seconds.
-private func render(_ loader: any Loader, _ width: Int, _ height: Int, at t: Double, message: String? = nil,
+private func render(_ loader: Shimmer, _ width: Int, _ height: Int, at t: Double, message: String? = nil,
                     options: SceneOptions = SceneOptions()) -> Canvas {
-    var scene = Scene(loader: loader, width: width, height: height, options: options)
+    var scene = Scene(loader: .shimmer(loader), width: width, height: height, options: options)
     scene.render(FrameState(elapsed: us(t), message: message))
     return scene.canvas
 }
@@ -284,7 +286,7 @@ struct ShimmerTests {
     @Test("under shimmer the scene draws no message line: the message is drawn once, by the loader")
     func sceneLeavesMessageToShimmer() throws {
         let loader = try makeShimmer()
-        let scene = Scene(loader: loader, width: 128, height: 32)
+        let scene = Scene(loader: .shimmer(loader), width: 128, height: 32)
         let areas = scene.areas(message: "Starting services")
         #expect(areas.message == nil)
         #expect(areas.loader == PixelRect(x: 0, y: 0, width: 128, height: 32))
@@ -363,7 +365,7 @@ struct ShimmerTests {
         GoldenFrames.check(calm.canvas, named: "scene-bar-message-calm-128x32")
         // Under shimmer the message is the loader's own text, in the whole area.
         let shimmer = try makeShimmer([("preset", "calm")])
-        var own = Scene(loader: shimmer, width: 128, height: 32)
+        var own = Scene(loader: .shimmer(shimmer), width: 128, height: 32)
         own.render(FrameState(elapsed: us(1.0), message: "Starting services"))
         GoldenFrames.check(own.canvas, named: "scene-shimmer-message-128x32")
         // An 8-pixel strip has no room for the line: the bar alone.

@@ -6,7 +6,7 @@ import Raster
 /// Shared helpers for the loader tests: rendering through the real catalog and scene, and
 /// reference models computed in Double straight from the formulas of LOADERS.md.
 enum Support {
-    static func loader(_ name: String, _ assignments: [(key: String, value: String)] = []) -> any Loader {
+    static func loader(_ name: String, _ assignments: [(key: String, value: String)] = []) -> AnyLoader {
         do { return try Catalog.make(name, assignments: assignments) } catch { fatalError("\(error)") }
     }
 

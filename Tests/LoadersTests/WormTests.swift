@@ -124,7 +124,7 @@ import Testing
 
     @Test("parameters: defaults of LOADERS.md and validation errors")
     func parameters() throws {
-        let worm = try #require(try Catalog.make("worm") as? WormGrid)
+        guard case .worm(let worm) = try Catalog.make("worm") else { Issue.record("not a WormGrid"); return }
         #expect(worm.designSize == DesignSize(width: 25, height: 25))
         #expect(worm.dotDuration == 160_000 && worm.pause == 400_000)
         #expect(abs(worm.trailLength.double - 2.8) < 0.0001)

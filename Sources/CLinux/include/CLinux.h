@@ -4,6 +4,7 @@
 // kernel structs. Every symbol is prefixed `loaderd_` and each has a comment saying why it exists.
 
 #include <stdint.h>
+#include "loaderd_libc.h"
 
 // Swift's Glibc module does not include these two headers; re-exported here so that
 // `import CLinux` brings timerfd_create/timerfd_settime and signalfd/signalfd_siginfo.
@@ -21,6 +22,10 @@ int loaderd_peer_groups(int fd, uint32_t *groups, int capacity);
 
 /// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC: glibc declares accept4 only under _GNU_SOURCE.
 int loaderd_accept_nonblocking(int fd);
+
+/// The process's arguments (argv), saved before main: Embedded Swift has no `CommandLine`.
+int loaderd_argument_count(void);
+const char *loaderd_argument(int index);
 
 
 #include "loaderd_fb.h"

@@ -1,6 +1,5 @@
 import CLinux
-import Glibc
-import SystemPackage
+import LinuxSystem
 
 /// The active virtual terminal held in graphics mode while the splash is up, so the kernel
 /// console neither prints over it nor blinks its cursor. Owns the terminal descriptor and puts
@@ -18,7 +17,7 @@ struct ConsoleMode: ~Copyable {
         do {
             fd = try FileDescriptor.open(FilePath(path), .readWrite, options: [.closeOnExec, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)])
         } catch {
-            throw ConsoleModeError("cannot open \(path) to put the console in graphics mode (\(Self.reason(error))); "
+            throw ConsoleModeError("cannot open \(path) to put the console in graphics mode (\(error)); "
                 + "the kernel console may draw over the splash (run as root, or use console=keep to silence this)")
         }
         let mode: Int32
@@ -32,11 +31,6 @@ struct ConsoleMode: ~Copyable {
         self.fd = fd
         self.previous = mode
         self.path = path
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        if let e = error as? Errno { return String(describing: e) }
-        return String(describing: error)
     }
 
     /// Puts the console back as it was and closes the terminal.

@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import Raster
 
 /// The smallest rectangle holding every pixel that differs between two frames of the same size,

@@ -1,6 +1,5 @@
 import CLinux
-import Glibc
-import SystemPackage
+import LinuxSystem
 
 // Typed wrappers over the fbdev and console ioctls, in swift-system's manner: a public throwing
 // method over one `loaderd_*` shim call, errno turned into `Errno`, EINTR retried explicitly.

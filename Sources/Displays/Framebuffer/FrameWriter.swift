@@ -1,4 +1,4 @@
-import Glibc
+import CLinux
 import Raster
 
 /// Stores one encoded pixel value into framebuffer memory: the byte width is a type, so the

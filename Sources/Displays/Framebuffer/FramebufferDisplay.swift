@@ -1,7 +1,6 @@
 import CLinux
-import Glibc
 import Raster
-import SystemPackage
+import LinuxSystem
 
 /// What a framebuffer display has written: for tests, benchmarks and the daemon's status.
 public struct FramebufferStatistics: Sendable, Equatable {
@@ -87,12 +86,12 @@ public final class FramebufferDisplay: Display {
         func deviceError(_ message: String) -> DisplayOpenError { .device(DisplayError(display: name, message: message)) }
 
         let fd: FileDescriptor
-        do {
+        do throws(Errno) {
             fd = try FileDescriptor.open(FilePath(options.device), .readWrite,
                                          options: options.file == nil ? [.closeOnExec] : [.closeOnExec, .create],
                                          permissions: options.file == nil ? nil : [.ownerReadWrite, .groupRead, .otherRead])
         } catch {
-            throw deviceError(Self.openFailure(path: options.device, error as? Errno ?? .noSuchFileOrDirectory, isFile: options.file != nil))
+            throw deviceError(Self.openFailure(path: options.device, error, isFile: options.file != nil))
         }
 
         var info = fb_var_screeninfo()
@@ -104,9 +103,9 @@ public final class FramebufferDisplay: Display {
             let stride = file.stride ?? file.width * file.format.bytesPerPixel
             let length = stride * file.height
             var st = stat()
-            if fstat(fd.rawValue, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) < length {
+            if fstat(fd.rawValue, &st) == 0, loaderd_s_isreg(st.st_mode) != 0, Int(st.st_size) < length {
                 if ftruncate(fd.rawValue, off_t(length)) != 0 {
-                    let e = Errno(rawValue: errno); try? fd.close()
+                    let e = Errno.current; try? fd.close()
                     throw deviceError("cannot size \(options.device) to \(length) bytes: \(e)")
                 }
             }
@@ -328,8 +327,8 @@ public final class FramebufferDisplay: Display {
     }
 
     private static func groupName(_ gid: gid_t) -> String? {
-        var entry = Glibc.group()
-        var result: UnsafeMutablePointer<Glibc.group>? = nil
+        var entry = CLinux.group()
+        var result: UnsafeMutablePointer<CLinux.group>? = nil
         var buffer = [CChar](repeating: 0, count: 4096)
         guard getgrgid_r(gid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.gr_name else { return nil }
         return String(cString: name)

@@ -1,5 +1,5 @@
-import Glibc
-import SystemPackage
+import CLinux
+import LinuxSystem
 
 /// An open framebuffer (device or stand-in file) and its shared mapping. Owns both: `deinit`
 /// unmaps and closes, so every path out of `open` and `close` releases them exactly once.
@@ -12,8 +12,8 @@ struct FramebufferMemory: ~Copyable {
     /// Takes ownership of `fd`: it is closed if the mapping fails.
     init(mapping fd: FileDescriptor, length: Int) throws(Errno) {
         let p = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd.rawValue, 0)
-        guard let p, p != MAP_FAILED else {
-            let e = Errno(rawValue: errno)
+        guard let p, p != loaderd_map_failed() else {
+            let e = Errno.current
             try? fd.close()
             throw e
         }

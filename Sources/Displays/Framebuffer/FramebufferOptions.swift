@@ -63,7 +63,7 @@ struct FramebufferOptions: Sendable {
             case "scale": scale = try integer(key, value, 1...256)
             case "anchor":
                 guard let a = Anchor(rawValue: value.lowercased()) else {
-                    throw fail("anchor=\(value): expected one of " + Anchor.allCases.map(\.rawValue).joined(separator: ", "))
+                    throw fail("anchor=\(value): expected one of " + Anchor.allCases.map { $0.rawValue }.joined(separator: ", "))
                 }
                 anchor = a
             case "x": offsetX = try integer(key, value, -16384...16384)

@@ -61,7 +61,7 @@ public struct FramebufferPixelFormat: Sendable, Hashable, CustomStringConvertibl
         return supported.first { $0.format == candidate }?.format
     }
 
-    static var supportedNames: String { supported.map(\.name).joined(separator: ", ") }
+    static var supportedNames: String { supported.map { $0.name }.joined(separator: ", ") }
 }
 
 /// A pixel format resolved into lookup tables once, when a display opens: an 8-bit channel value

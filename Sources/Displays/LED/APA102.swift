@@ -52,14 +52,19 @@ public final class APA102Display: Display {
 
     public static let acceptedKeys = transportKeys + ["size", "layout", "origin", "rotate", "flip", "brightness", "gamma", "order", "fps"]
 
-    public static func open(_ spec: DisplaySpec) throws -> APA102Display {
-        let options = try LEDOptionReader(spec, accepted: acceptedKeys)
-        var c = Configuration()
-        c.variant = spec.type == "sk9822" ? .sk9822 : .apa102
-        try options.stripSettings(into: &c)
-        c.order = try options.choice("order", default: .bgr, ColorOrder.all)
-        c.framesPerSecond = try options.framesPerSecond()
-        let choice = try options.transport(defaultSpeed: 8_000_000, needsLatch: false, allowsGPIO: true)
+    public static func open(_ spec: DisplaySpec) throws(DisplayOpenError) -> APA102Display {
+        func read() throws(DisplaySpecError) -> (Configuration, LEDOptionReader, LEDTransportChoice) {
+            let options = try LEDOptionReader(spec, accepted: acceptedKeys)
+            var c = Configuration()
+            c.variant = spec.type == "sk9822" ? .sk9822 : .apa102
+            try options.stripSettings(into: &c)
+            c.order = try options.choice("order", default: .bgr, ColorOrder.all)
+            c.framesPerSecond = try options.framesPerSecond()
+            let choice = try options.transport(defaultSpeed: 8_000_000, needsLatch: false, allowsGPIO: true)
+            return (c, options, choice)
+        }
+        let (c, options, choice): (Configuration, LEDOptionReader, LEDTransportChoice)
+        do { (c, options, choice) = try read() } catch { throw .spec(error) }
         let bus = try options.openBus(choice, displayName: spec.description)
         return APA102Display(configuration: c, bus: bus, name: spec.description)
     }

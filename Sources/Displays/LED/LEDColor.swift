@@ -39,16 +39,10 @@ public enum LED8 {
     public static let bayer4: [UInt8] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5]
 }
 
-// exp and log for the gamma table without Foundation: Glibc's, through the C library.
-#if canImport(Glibc)
-import Glibc
-@usableFromInline func _exp(_ x: Double) -> Double { Glibc.exp(x) }
-@usableFromInline func _log(_ x: Double) -> Double { Glibc.log(x) }
-#elseif canImport(Musl)
-import Musl
-@usableFromInline func _exp(_ x: Double) -> Double { Musl.exp(x) }
-@usableFromInline func _log(_ x: Double) -> Double { Musl.log(x) }
-#endif
+// exp and log for the gamma table (made once, when a display opens): the C library's.
+import CLinux
+@usableFromInline func _exp(_ x: Double) -> Double { CLinux.exp(x) }
+@usableFromInline func _log(_ x: Double) -> Double { CLinux.log(x) }
 
 /// The order colour bytes go on the wire: `grb` (WS2812), `bgr` (APA102), any permutation.
 public struct ColorOrder: Sendable, Equatable, CustomStringConvertible {

@@ -5,7 +5,7 @@ public enum LEDDisplays {
 
     /// Opens `spec` if its type is an LED display, else returns nil. Throws `DisplaySpecError` for
     /// a bad option and `DisplayError` when the hardware cannot be reached.
-    public static func open(_ spec: DisplaySpec) throws -> (any Display)? {
+    public static func open(_ spec: DisplaySpec) throws(DisplayOpenError) -> (any Display)? {
         switch spec.type {
         case "max7219": return try MAX7219Display.open(spec)
         case "apa102", "sk9822": return try APA102Display.open(spec)

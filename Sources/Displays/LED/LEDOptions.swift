@@ -46,7 +46,7 @@ struct LEDOptionReader {
     func choice<T>(_ key: String, default value: T, _ choices: [(String, T)]) throws(DisplaySpecError) -> T {
         guard let text = spec[key] else { return value }
         guard let match = choices.first(where: { $0.0 == text.lowercased() }) else {
-            throw error("'\(key)' must be one of \(choices.map(\.0).joined(separator: ", ")), got '\(text)'")
+            throw error("'\(key)' must be one of \(choices.map { $0.0 }.joined(separator: ", ")), got '\(text)'")
         }
         return match.1
     }
@@ -128,8 +128,9 @@ extension LEDOptionReader {
     }
 
     /// Opens the bus chosen by `transport`, or a capture transport when `dry-run=true`.
-    func openBus(_ choice: LEDTransportChoice, displayName: String) throws -> any SPIBus {
-        let dryRun = try bool("dry-run", default: false)
+    func openBus(_ choice: LEDTransportChoice, displayName: String) throws(DisplayOpenError) -> any SPIBus {
+        let dryRun: Bool
+        do { dryRun = try bool("dry-run", default: false) } catch { throw .spec(error) }
         do {
             switch choice {
             case .spi(let path, let speed):
@@ -149,7 +150,7 @@ extension LEDOptionReader {
                 return try BitBangSPI(chip: chip, clock: clock, data: data, latch: latch)
             }
         } catch {
-            throw DisplayError(display: displayName, message: error.description)
+            throw .device(DisplayError(display: displayName, message: error.description))
         }
     }
 }

@@ -64,20 +64,25 @@ public final class WS2812Display: Display {
         encoding == 8 ? (bit ? 0b1111_0000 : 0b1100_0000) : (bit ? 0b110 : 0b100)
     }
 
-    public static func open(_ spec: DisplaySpec) throws -> WS2812Display {
-        if spec["gpiochip"] != nil {
-            throw DisplaySpecError(spec: spec.description, message: "\(spec.type) cannot be bit-banged over GPIO (its 800 kHz timing needs the SPI hardware); use spi=/dev/spidevB.C")
+    public static func open(_ spec: DisplaySpec) throws(DisplayOpenError) -> WS2812Display {
+        func read() throws(DisplaySpecError) -> (Configuration, LEDOptionReader, LEDTransportChoice) {
+            if spec["gpiochip"] != nil {
+                throw DisplaySpecError(spec: spec.description, message: "\(spec.type) cannot be bit-banged over GPIO (its 800 kHz timing needs the SPI hardware); use spi=/dev/spidevB.C")
+            }
+            let options = try LEDOptionReader(spec, accepted: acceptedKeys)
+            var c = Configuration()
+            try options.stripSettings(into: &c)
+            c.order = try options.choice("order", default: .grb, ColorOrder.all)
+            c.encoding = try options.choice("encoding", default: 3, [("3", 3), ("8", 8)])
+            c.resetMicroseconds = try options.int("reset_us", default: 280, in: 50...10_000)
+            c.framesPerSecond = try options.framesPerSecond()
+            let choice = try options.transport(defaultSpeed: speed(encoding: c.encoding), needsLatch: false, allowsGPIO: false)
+            return (c, options, choice)
         }
-        let options = try LEDOptionReader(spec, accepted: acceptedKeys)
-        var c = Configuration()
-        try options.stripSettings(into: &c)
-        c.order = try options.choice("order", default: .grb, ColorOrder.all)
-        c.encoding = try options.choice("encoding", default: 3, [("3", 3), ("8", 8)])
-        c.resetMicroseconds = try options.int("reset_us", default: 280, in: 50...10_000)
-        c.framesPerSecond = try options.framesPerSecond()
-        let choice = try options.transport(defaultSpeed: speed(encoding: c.encoding), needsLatch: false, allowsGPIO: false)
+        let (c, options, choice): (Configuration, LEDOptionReader, LEDTransportChoice)
+        do { (c, options, choice) = try read() } catch { throw .spec(error) }
         let bus = try options.openBus(choice, displayName: spec.description)
-        return try WS2812Display(configuration: c, bus: bus, name: spec.description)
+        do { return try WS2812Display(configuration: c, bus: bus, name: spec.description) } catch { throw .device(error) }
     }
 
     public init(configuration c: Configuration, bus: any SPIBus, name: String? = nil) throws(DisplayError) {

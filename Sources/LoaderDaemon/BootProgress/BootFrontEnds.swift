@@ -1,7 +1,8 @@
+import Displays
+import LinuxSystem
 import FixedPoint
-import Glibc
+import CLinux
 import Loaders
-import Logging
 
 /// The boot front ends' settings (`[boot]` in loaderd.toml, `--psplash-fifo`, `--plymouth`).
 public struct BootSettings: Sendable, Equatable {

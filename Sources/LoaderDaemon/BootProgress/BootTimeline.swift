@@ -1,4 +1,5 @@
-import Glibc
+import CLinux
+import LinuxSystem
 
 /// One boot as the Plymouth front end saw it: when each unit became active (PID 1's `U`
 /// messages), in microseconds since loaderd started, and when the boot ended (`Q`).
@@ -45,12 +46,12 @@ public struct BootTimeline: Equatable, Sendable {
     /// `S[.fff]` to microseconds (no sign, no exponent).
     static func microseconds(_ text: Substring) -> Int64? {
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = parts.first, !whole.isEmpty, whole.count <= 9, whole.allSatisfy(\.isASCIIDigitCharacter),
+        guard let whole = parts.first, !whole.isEmpty, whole.count <= 9, whole.allSatisfy { $0.isASCIIDigitCharacter },
               let s = Int64(whole) else { return nil }
         var us = s * 1_000_000
         if parts.count == 2 {
             let f = parts[1]
-            guard !f.isEmpty, f.count <= 6, f.allSatisfy(\.isASCIIDigitCharacter), let v = Int64(f) else { return nil }
+            guard !f.isEmpty, f.count <= 6, f.allSatisfy { $0.isASCIIDigitCharacter }, let v = Int64(f) else { return nil }
             var scale: Int64 = 1
             for _ in 0..<(6 - f.count) { scale *= 10 }
             us += v * scale
@@ -66,17 +67,17 @@ public struct BootTimeline: Equatable, Sendable {
         guard lines.count >= 2, lines[1].hasPrefix("total "), let total = microseconds(lines[1].dropFirst(6)), total > 0 else {
             return .failure(.init(line: 2, "expected 'total SECONDS' with SECONDS more than 0"))
         }
-        var units: [(String, Int64)] = []
+        var units: [(name: String, at: Int64)] = []
         for (i, line) in lines.dropFirst(2).enumerated() {
             guard units.count < maximumUnits else { return .failure(.init(line: i + 3, "more than \(maximumUnits) units")) }
             guard let space = line.firstIndex(of: " "), let at = microseconds(line[..<space]), at <= total else {
                 return .failure(.init(line: i + 3, "expected 'SECONDS UNIT' with SECONDS at most the total"))
             }
             let name = line[line.index(after: space)...]
-            guard !name.isEmpty, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == " " }) else {
+            guard !name.isEmpty, !name.utf8.contains(where: { $0 <= 0x20 }) else {
                 return .failure(.init(line: i + 3, "expected a unit name without spaces"))
             }
-            units.append((String(name), at))
+            units.append((name: String(name), at: at))
         }
         return .success(BootTimeline(total: total, units: units))
     }
@@ -86,7 +87,7 @@ public struct BootTimeline: Equatable, Sendable {
     /// Reads the timeline at `path`: nil when there is none yet; an error (for a log line) when
     /// the file cannot be read or is not a timeline.
     public static func load(path: String) -> Result<BootTimeline?, BootTimelineError> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let fd = loaderd_open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW, 0)
         if fd < 0 {
             if errno == ENOENT { return .success(nil) }
             return .failure(.init("cannot open: " + String(cString: strerror(errno))))
@@ -116,7 +117,7 @@ public struct BootTimeline: Equatable, Sendable {
             throw BootTimelineError("cannot create \(directory): " + String(cString: strerror(errno)))
         }
         let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        let fd = loaderd_open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw BootTimelineError("cannot create \(temporary): " + String(cString: strerror(errno))) }
         var content = text
         var failure: Int32 = 0
@@ -135,7 +136,7 @@ public struct BootTimeline: Equatable, Sendable {
             unlink(temporary)
             throw BootTimelineError("cannot write \(path): " + String(cString: strerror(failure)))
         }
-        let dirfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let dirfd = loaderd_open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         if dirfd >= 0 { _ = fsync(dirfd); close(dirfd) }
     }
 }

@@ -1,8 +1,8 @@
 import Displays
 import FixedPoint
-import Glibc
+import CLinux
+import LinuxSystem
 import Loaders
-import Logging
 
 /// The daemon's settings, as read from `loaderd.toml` (config/loaderd.toml documents every key).
 ///
@@ -142,12 +142,12 @@ extension Config {
         func failure(_ what: String, _ e: Int32) -> ConfigError {
             ConfigError(source: path, message: "cannot \(what): \(String(cString: strerror(e)))")
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = loaderd_open(path, O_RDONLY | O_CLOEXEC, 0)
         guard fd >= 0 else { throw failure("open the config file", errno) }
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw failure("stat the config file", errno) }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
+        guard (status.st_mode & UInt32(S_IFMT)) == UInt32(S_IFREG) else {
             throw ConfigError(source: path, message: "not a regular file")
         }
         var bytes: [UInt8] = []
@@ -252,7 +252,7 @@ struct ConfigDecoder {
                 d.idleTimeout = Time.microseconds(seconds: seconds)
             case "max_line": d.maxLine = try integer(entry, key, 256...1_048_576)
             case "log_level":
-                let levels = Logger.Level.allCases.map(\.rawValue)
+                let levels = Logger.Level.allCases.map { $0.rawValue }
                 let word = try string(entry, key)
                 guard let level = Logger.Level(rawValue: word.lowercased()) else {
                     throw error("expected one of \(levels.joined(separator: ", ")), got \(quoted(word))", at: entry.value.position, key: key)
@@ -298,7 +298,7 @@ struct ConfigDecoder {
             case "message_style":
                 let word = try string(entry, key)
                 guard let style = MessageStyle(rawValue: word.lowercased()) else {
-                    throw error("expected one of \(MessageStyle.allCases.map(\.rawValue).joined(separator: ", ")), got \(quoted(word))", at: entry.value.position, key: key)
+                    throw error("expected one of \(MessageStyle.allCases.map { $0.rawValue }.joined(separator: ", ")), got \(quoted(word))", at: entry.value.position, key: key)
                 }
                 l.messageStyle = style
             case "progress":
@@ -326,7 +326,7 @@ struct ConfigDecoder {
         }
         let key = "loader.parameters." + p.key
         if p.reason.hasPrefix("unknown parameter") {
-            let known = (Catalog.type(named: name)?.parameters.map(\.key) ?? []) + ((Catalog.type(named: name)?.presets.isEmpty ?? true) ? [] : ["preset"])
+            let known = (Catalog.type(named: name)?.parameters.map { $0.key } ?? []) + ((Catalog.type(named: name)?.presets.isEmpty ?? true) ? [] : ["preset"])
             let hint = suggestion(for: p.key, among: known).map { " (did you mean '\($0)'?)" } ?? ""
             return self.error("unknown parameter '\(p.key)' for \(name)\(hint); \(name) accepts " + known.joined(separator: ", "), at: bad.keyPosition, key: nil)
         }

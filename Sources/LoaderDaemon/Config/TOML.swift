@@ -272,7 +272,7 @@ struct TOMLParser {
             guard peek == .closeBracket else { throw error("expected ']]' to close the array-of-tables header, found \(found)") }
             i += 1
         }
-        let path = keys.map(\.key)
+        let path = keys.map { $0.key }
         let shownHeader = isArray ? "[[\(path.joined(separator: "."))]]" : "[\(path.joined(separator: "."))]"
         try expectEndOfLine(after: "the table header \(shownHeader)")
 
@@ -353,10 +353,10 @@ struct TOMLParser {
     @discardableResult
     private mutating func parseKeyValue(into table: TOMLTable, path: [String], depth: Int = 0) throws(ConfigError) -> [String] {
         let keys = try parseKey()
-        let fullPath = path + keys.map(\.key)
+        let fullPath = path + keys.map { $0.key }
         skipWhitespace()
         guard peek == .equals else {
-            throw error("expected '=' after the key '\(keys.map(\.key).joined(separator: "."))', found \(found)", key: path)
+            throw error("expected '=' after the key '\(keys.map { $0.key }.joined(separator: "."))', found \(found)", key: path)
         }
         i += 1
         skipWhitespace()
@@ -364,7 +364,7 @@ struct TOMLParser {
         for (n, part) in keys.dropLast().enumerated() {
             if let k = target.index(of: part.key) {
                 guard case .table(let t) = target.entries[k].value.kind, t.origin == .dotted else {
-                    throw error("'\((path + keys[...n].map(\.key)).joined(separator: "."))' is already defined (line \(target.entries[k].keyPosition.line)); it cannot be extended with a dotted key", at: part.position)
+                    throw error("'\((path + keys[...n].map { $0.key }).joined(separator: "."))' is already defined (line \(target.entries[k].keyPosition.line)); it cannot be extended with a dotted key", at: part.position)
                 }
                 target = t
             } else {
@@ -550,7 +550,7 @@ struct TOMLParser {
             }
         }
         let w = Array(word.utf8)
-        if w.contains(UInt8(ascii: ":")) || (w.count >= 5 && w[0..<4].allSatisfy(\.isDigit) && w[4] == UInt8(ascii: "-")) {
+        if w.contains(UInt8(ascii: ":")) || (w.count >= 5 && w[0..<4].allSatisfy { $0.isDigit } && w[4] == UInt8(ascii: "-")) {
             throw error("dates and times are not supported; write \(word) as a \"string\"", at: start, key: key)
         }
         if w.first.map({ $0.isLetter }) ?? false {
@@ -601,12 +601,12 @@ struct TOMLParser {
         let mantissa = w[..<(exponentIndex ?? w.count)]
         let dotIndex = mantissa.firstIndex(of: .dot)
         let intPart = mantissa[..<(dotIndex ?? mantissa.endIndex)]
-        guard let intDigits = digitsWithUnderscores(intPart, isDigit: \.isDigit) else { return nil }
+        guard let intDigits = digitsWithUnderscores(intPart, isDigit: { $0.isDigit }) else { return nil }
         if intDigits.count > 1 && intDigits[0] == UInt8(ascii: "0") { return nil }  // no leading zeros
         var text = (negative ? "-" : "") + String(decoding: intDigits, as: UTF8.self)
         var isFloat = false
         if let dotIndex {
-            guard let frac = digitsWithUnderscores(mantissa[(dotIndex + 1)...], isDigit: \.isDigit) else { return nil }
+            guard let frac = digitsWithUnderscores(mantissa[(dotIndex + 1)...], isDigit: { $0.isDigit }) else { return nil }
             text += "." + String(decoding: frac, as: UTF8.self)
             isFloat = true
         }
@@ -617,7 +617,7 @@ struct TOMLParser {
                 sign = s == UInt8(ascii: "-") ? "-" : ""
                 exponent = exponent.dropFirst()
             }
-            guard let digits = digitsWithUnderscores(exponent, isDigit: \.isDigit) else { return nil }
+            guard let digits = digitsWithUnderscores(exponent, isDigit: { $0.isDigit }) else { return nil }
             text += "e" + sign + String(decoding: digits, as: UTF8.self)
             isFloat = true
         }
@@ -638,7 +638,7 @@ extension TOMLValue.Kind: Equatable {
         case (.integer(let x), .integer(let y)): return x == y
         case (.float(let x, let tx), .float(let y, let ty)): return (x == y || (x.isNaN && y.isNaN)) && tx == ty
         case (.boolean(let x), .boolean(let y)): return x == y
-        case (.array(let x), .array(let y)): return x.map(\.kind) == y.map(\.kind)
+        case (.array(let x), .array(let y)): return x.map { $0.kind } == y.map { $0.kind }
         case (.table(let x), .table(let y)): return x == y
         case (.tableArray(let x), .tableArray(let y)): return x == y
         default: return false

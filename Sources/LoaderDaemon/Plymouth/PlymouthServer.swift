@@ -1,6 +1,5 @@
 import CLinux
-import Glibc
-import SystemPackage
+import LinuxSystem
 
 /// One client of the Plymouth socket (systemd's PID 1, the `plymouth` client, ask-password agents).
 final class PlymouthConnection {
@@ -50,8 +49,8 @@ final class PlymouthServer {
     /// error a person must fix); the old name is best effort (`warn` says why it is missing).
     static func listen(maximumConnections: Int, warn: (String) -> Void) throws(SystemError) -> PlymouthServer {
         let current = try bind(PlymouthWire.socketName, trimmed: true)
-        var listeners = [(PlymouthWire.socketName, current)]
-        do {
+        var listeners: [(name: String, fd: OwnedDescriptor)] = [(name: PlymouthWire.socketName, fd: current)]
+        do throws(SystemError) {
             listeners.append((PlymouthWire.oldSocketName, try bind(PlymouthWire.oldSocketName, trimmed: false)))
         } catch {
             warn("Plymouth front end: not listening on the old name: \(error)")
@@ -68,7 +67,7 @@ final class PlymouthServer {
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in
             for (i, b) in bytes.enumerated() where i + 1 < raw.count { raw[i + 1] = b }
         }
-        let base = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)!
+        let base = Int(loaderd_sockaddr_un_path_offset())
         let length = trimmed ? base + 1 + bytes.count : MemoryLayout<sockaddr_un>.size
         return (addr, socklen_t(length))
     }
@@ -76,12 +75,12 @@ final class PlymouthServer {
     static func bind(_ name: String, trimmed: Bool) throws(SystemError) -> OwnedDescriptor {
         var (addr, len) = address(name, trimmed: trimmed)
         let fd = try UnixSocket.socket(Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
-        let bound = UnixSocket.withSockaddr(&addr) { a in syscall { Glibc.bind(fd.rawValue, a, len) } }
+        let bound = UnixSocket.withSockaddr(&addr) { a in syscall { CLinux.bind(fd.rawValue, a, len) } }
         if case .failure(let e) = bound {
             throw SystemError("cannot bind the Plymouth socket @\(name)", e,
                               hint: e == .addressInUse ? "plymouthd (or another loaderd) is running; stop it or leave [boot] plymouth off" : nil)
         }
-        if case .failure(let e) = syscall({ Glibc.listen(fd.rawValue, 128) }) {
+        if case .failure(let e) = syscall({ CLinux.listen(fd.rawValue, 128) }) {
             throw SystemError("cannot listen on the Plymouth socket @\(name)", e)
         }
         return fd

@@ -1,5 +1,5 @@
-import Glibc
-import SystemPackage
+import CLinux
+import LinuxSystem
 
 /// psplash's command FIFO, `$PSPLASH_FIFO_DIR/psplash_fifo`, read in the poll loop.
 ///
@@ -38,20 +38,20 @@ final class PsplashFIFO {
                 throw SystemError("cannot create the psplash FIFO \(path)", Errno(rawValue: e),
                                   hint: e == ENOENT ? "does the directory exist? see --psplash-fifo=DIR or boot.psplash_fifo_dir" : nil)
             }
-            guard lstat(path, &st) == 0 else { throw SystemError("cannot inspect \(path)", Errno(rawValue: errno)) }
+            guard lstat(path, &st) == 0 else { throw SystemError("cannot inspect \(path)", Errno.current) }
             try check(st, path)
         } else {
-            throw SystemError("cannot inspect \(path)", Errno(rawValue: errno))
+            throw SystemError("cannot inspect \(path)", Errno.current)
         }
-        let r = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
-        guard r >= 0 else { throw SystemError("cannot open the psplash FIFO \(path) for reading", Errno(rawValue: errno)) }
+        let r = loaderd_open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW, 0)
+        guard r >= 0 else { throw SystemError("cannot open the psplash FIFO \(path) for reading", Errno.current) }
         let readFD = OwnedDescriptor(r)
         // The reader exists, so a non-blocking open for writing succeeds at once.
-        let w = Glibc.open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
-        guard w >= 0 else { throw SystemError("cannot open the psplash FIFO \(path) for writing", Errno(rawValue: errno)) }
+        let w = loaderd_open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW, 0)
+        guard w >= 0 else { throw SystemError("cannot open the psplash FIFO \(path) for writing", Errno.current) }
         let writeFD = OwnedDescriptor(w)
         var a = stat(), b = stat()
-        guard fstat(r, &a) == 0, fstat(w, &b) == 0, (a.st_mode & S_IFMT) == S_IFIFO,
+        guard fstat(r, &a) == 0, fstat(w, &b) == 0, (a.st_mode & UInt32(S_IFMT)) == UInt32(S_IFIFO),
               a.st_dev == b.st_dev, a.st_ino == b.st_ino else {
             throw SystemError("\(path) changed while it was being opened", hint: "is something else managing it?")
         }
@@ -59,11 +59,11 @@ final class PsplashFIFO {
     }
 
     private static func check(_ st: stat, _ path: String) throws(SystemError) {
-        switch st.st_mode & S_IFMT {
-        case S_IFIFO: return
-        case S_IFLNK:
+        switch st.st_mode & UInt32(S_IFMT) {
+        case UInt32(S_IFIFO): return
+        case UInt32(S_IFLNK):
             throw SystemError("\(path) is a symbolic link; refusing to follow it for the psplash FIFO", hint: "remove it")
-        case S_IFREG:
+        case UInt32(S_IFREG):
             throw SystemError("\(path) is a regular file, not a FIFO; refusing to use it for the psplash FIFO", hint: "remove it")
         default:
             throw SystemError("\(path) exists and is not a FIFO", hint: "remove it")

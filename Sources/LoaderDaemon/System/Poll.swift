@@ -1,5 +1,5 @@
-import Glibc
-import SystemPackage
+import CLinux
+import LinuxSystem
 
 /// poll(2): the daemon's only blocking call.
 public enum Poll {
@@ -15,7 +15,7 @@ public enum Poll {
     /// The corresponding C function is `poll`.
     public static func wait(_ fds: inout [pollfd], timeoutMilliseconds: Int32) throws(Errno) -> Int {
         let result = fds.withUnsafeMutableBufferPointer { buffer in
-            syscall(retryOnInterrupt: false) { Glibc.poll(buffer.baseAddress, nfds_t(buffer.count), timeoutMilliseconds) }
+            syscall(retryOnInterrupt: false) { CLinux.poll(buffer.baseAddress, nfds_t(buffer.count), timeoutMilliseconds) }
         }
         switch result {
         case .success(let n): return Int(n)

@@ -1,6 +1,5 @@
 import CLinux
-import Glibc
-import SystemPackage
+import LinuxSystem
 
 /// The daemon's signals as readable events: blocked for normal delivery and read from a signalfd
 /// in the poll loop, so a handler never runs in the middle of a frame.
@@ -18,7 +17,7 @@ public struct SignalFD: ~Copyable {
         fd = try syscall { signalfd(-1, &set, Int32(SFD_NONBLOCK) | Int32(SFD_CLOEXEC)) }.get()
     }
 
-    deinit { _ = Glibc.close(fd) }
+    deinit { _ = CLinux.close(fd) }
 
     /// The next pending signal number, or nil when none is pending.
     public func next() -> Int32? {

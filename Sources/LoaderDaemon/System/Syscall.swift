@@ -1,5 +1,5 @@
-import Glibc
-import SystemPackage
+import CLinux
+import LinuxSystem
 
 /// One system call: returns its value, or the `Errno` it failed with. With `retryOnInterrupt`,
 /// EINTR repeats the call (every caller says which it wants).
@@ -8,7 +8,7 @@ func syscall<I: FixedWidthInteger>(retryOnInterrupt: Bool = true, _ body: () -> 
     while true {
         let value = body()
         if value != -1 { return .success(value) }
-        let code = Errno(rawValue: errno)
+        let code = Errno.current
         if code == .interrupted && retryOnInterrupt { continue }
         return .failure(code)
     }
@@ -57,7 +57,7 @@ public final class OwnedDescriptor {
     /// descriptor is released anyway.
     public func close() {
         guard rawValue >= 0 else { return }
-        _ = Glibc.close(rawValue)
+        _ = CLinux.close(rawValue)
         rawValue = -1
     }
     deinit { close() }

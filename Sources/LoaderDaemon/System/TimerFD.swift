@@ -1,6 +1,5 @@
 import CLinux
-import Glibc
-import SystemPackage
+import LinuxSystem
 
 /// A timerfd on CLOCK_MONOTONIC, armed with absolute deadlines, so a late wakeup never shifts the
 /// frames after it.
@@ -14,7 +13,7 @@ public struct TimerFD: ~Copyable {
         fd = try syscall { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC)) }.get()
     }
 
-    deinit { _ = Glibc.close(fd) }
+    deinit { _ = CLinux.close(fd) }
 
     /// Fires once at `deadline` (CLOCK_MONOTONIC nanoseconds; a past deadline fires at once), or
     /// every `interval` nanoseconds after it when given; nil disarms.

@@ -1,6 +1,5 @@
 import CLinux
-import Glibc
-import SystemPackage
+import LinuxSystem
 
 /// AF_UNIX sockets: the control socket, its clients, and sd_notify datagrams.
 public enum UnixSocket {
@@ -18,7 +17,7 @@ public enum UnixSocket {
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in
             for (i, b) in bytes.enumerated() { raw[i] = b }
         }
-        let base = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)!
+        let base = Int(loaderd_sockaddr_un_path_offset())
         // An abstract name is exactly its bytes; a path includes its terminating NUL.
         let length = base + bytes.count + (abstract ? 0 : 1)
         return (addr, socklen_t(length))
@@ -29,7 +28,7 @@ public enum UnixSocket {
     }
 
     static func socket(_ type: Int32) throws(SystemError) -> OwnedDescriptor {
-        switch syscall({ Glibc.socket(AF_UNIX, type | Int32(SOCK_CLOEXEC.rawValue), 0) }) {
+        switch syscall({ CLinux.socket(AF_UNIX, type | Int32(SOCK_CLOEXEC.rawValue), 0) }) {
         case .success(let fd): return OwnedDescriptor(fd)
         case .failure(let e): throw SystemError("socket(AF_UNIX)", e)
         }
@@ -52,22 +51,22 @@ public enum UnixSocket {
         var (addr, len) = try address(path)
         var st = stat()
         if lstat(path, &st) == 0 {
-            let kind = st.st_mode & S_IFMT
-            if kind == S_IFLNK {
+            let kind = st.st_mode & UInt32(S_IFMT)
+            if kind == UInt32(S_IFLNK) {
                 throw SystemError("\(path) is a symbolic link; refusing to follow it for the control socket",
                                   hint: "remove it or choose another --socket")
             }
-            guard kind == S_IFSOCK else {
+            guard kind == UInt32(S_IFSOCK) else {
                 throw SystemError("\(path) exists and is not a socket", hint: "remove it or choose another --socket")
             }
             if isListening(path) {
                 throw SystemError("another loaderd is listening on \(path)", hint: "stop it first, or use another --socket")
             }
             if unlink(path) != 0 && errno != ENOENT {
-                throw SystemError("cannot remove the stale socket \(path)", Errno(rawValue: errno))
+                throw SystemError("cannot remove the stale socket \(path)", Errno.current)
             }
         } else if errno != ENOENT {
-            throw SystemError("cannot inspect \(path)", Errno(rawValue: errno))
+            throw SystemError("cannot inspect \(path)", Errno.current)
         }
         let fd = try socket(Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
         // The umask makes bind create the file 0660 from the start: no window with wider access.
@@ -77,13 +76,13 @@ public enum UnixSocket {
         if case .failure(let e) = bound {
             throw SystemError("cannot bind \(path)", e, hint: e == .noSuchFileOrDirectory ? "does its directory exist?" : nil)
         }
-        if lstat(path, &st) != 0 { throw SystemError("cannot inspect \(path) after bind", Errno(rawValue: errno)) }
+        if lstat(path, &st) != 0 { throw SystemError("cannot inspect \(path) after bind", Errno.current) }
         if let group, lchown(path, uid_t.max, group) != 0 {
-            let e = Errno(rawValue: errno)
+            let e = Errno.current
             unlink(path)
             throw SystemError("cannot give \(path) to group \(group)", e)
         }
-        if case .failure(let e) = syscall({ Glibc.listen(fd.rawValue, backlog) }) {
+        if case .failure(let e) = syscall({ CLinux.listen(fd.rawValue, backlog) }) {
             unlink(path)
             throw SystemError("cannot listen on \(path)", e)
         }
@@ -101,11 +100,11 @@ public enum UnixSocket {
         var accepting: Int32 = 0
         var size = socklen_t(MemoryLayout<Int32>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &accepting, &size) == 0, accepting == 1 else {
-            throw SystemError("LISTEN_FDS is set but fd 3 is not a listening socket", Errno(rawValue: errno))
+            throw SystemError("LISTEN_FDS is set but fd 3 is not a listening socket", Errno.current)
         }
-        let flags = fcntl(fd, F_GETFL)
-        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let flags = loaderd_fcntl(fd, F_GETFL, 0)
+        _ = loaderd_fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        _ = loaderd_fcntl(fd, F_SETFD, FD_CLOEXEC)
         return ListeningSocket(fd: OwnedDescriptor(fd), path: nil, device: 0, inode: 0)
     }
 
