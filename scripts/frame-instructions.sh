@@ -1,22 +1,36 @@
 #!/bin/sh
 # Instructions per pixel of whole frames, counted by callgrind (exact where wall time is noisy).
-# Usage: scripts/frame-instructions.sh [FRAMES] [SIZE] [LOADER...]   (defaults: 200 64x32, every loader)
+# Usage: scripts/frame-instructions.sh [FRAMES] [SIZES] [LOADER...]
+#   defaults: 100 frames; sizes "64x32 64x8 320x240" (quote several); every loader.
 # Builds Benchmarks' FrameCost in release, runs it under callgrind with FRAMES frames and with 0,
-# and prints (difference) / (FRAMES × pixels): set-up and process start-up cancel out.
+# and prints (difference) / (FRAMES × pixels) per loader and size: set-up and process start-up
+# cancel out. Budgets (shared/DESIGN.md): ≤ 20 instructions a pixel at 64x32, ≤ 60 at 64x8; rows
+# over budget are marked OVER and the script exits 1 when there is one.
 set -eu
-frames=${1:-200}; size=${2:-64x32}
+frames=${1:-100}; sizes=${2:-"64x32 64x8 320x240"}
 [ $# -ge 2 ] && shift 2 || shift $#
 loaders=${*:-"linkedin pagedots quizup shimmer worm skeleton bar"}
 cd "$(dirname "$0")/../Benchmarks"
 swift build -c release --product FrameCost >/dev/null || { echo "building FrameCost failed" >&2; exit 1; }
 bin=$(swift build -c release --show-bin-path)/FrameCost
-pixels=$(echo "$size" | awk -Fx '{print $1 * $2}')
 count() {
     out=$(mktemp)
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$1" "$size" "$2" 2>"$out" >/dev/null
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$1" "$2" "$3" 2>"$out" >/dev/null
     sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out"; rm -f "$out"
 }
+budget() { case $1 in 64x32) echo 20 ;; 64x8) echo 60 ;; *) echo - ;; esac; }
+over=0
+printf '| %-8s | %-7s | %12s | %9s | %6s | %-4s |\n' loader size instr/frame instr/px budget
+printf '|:--|:--|--:|--:|--:|:--|\n'
 for loader in $loaders; do
-    base=$(count "$loader" 0); total=$(count "$loader" "$frames")
-    echo "$loader $size: $(( (total - base) / frames )) instructions/frame, $(awk "BEGIN { printf \"%.1f\", ($total - $base) / $frames / $pixels }") per pixel"
+    for size in $sizes; do
+        pixels=$(echo "$size" | awk -Fx '{print $1 * $2}')
+        base=$(count "$loader" "$size" 0); total=$(count "$loader" "$size" "$frames")
+        per=$(awk "BEGIN { printf \"%.1f\", ($total - $base) / $frames / $pixels }")
+        limit=$(budget "$size"); flag=ok
+        if [ "$limit" != - ] && awk "BEGIN { exit !($per > $limit) }"; then flag=OVER; over=1; fi
+        [ "$limit" = - ] && flag=
+        printf '| %-8s | %-7s | %12s | %9s | %6s | %-4s |\n' "$loader" "$size" $(( (total - base) / frames )) "$per" "$limit" "$flag"
+    done
 done
+exit $over

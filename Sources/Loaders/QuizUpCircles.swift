@@ -106,6 +106,9 @@ struct Bolt: Shape {
         UInt8(Swift.min(255, Int(left.coverage(x: x, y: y)) + Int(right.coverage(x: x, y: y))))
     }
 
+    /// Both triangles' rows, worked out once per row: the same sum, per column.
+    func row(y: Fixed) -> BoltRow { BoltRow(left: left.row(y: y), right: right.row(y: y)) }
+
     /// Zero outside both triangles' spans (their hull); 255 wherever either triangle is 255, the
     /// sum being clamped (the larger of their full runs, or both when they touch or overlap).
     func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan {
@@ -119,5 +122,14 @@ struct Bolt: Shape {
             inner = (r.innerLo, r.innerHi)
         }
         return RowSpan(columns: columns, lo: lo, hi: hi, innerLo: inner.0, innerHi: inner.1, innerCoverage: 255)
+    }
+}
+
+/// A row of the bolt: the clamped sum of its triangles' coverages, as `Bolt.coverage`.
+struct BoltRow: ShapeRow {
+    let left: TriangleRow
+    let right: TriangleRow
+    func coverage(column: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: Swift.min(255, UInt32(left.coverage(column: column)) + UInt32(right.coverage(column: column))))
     }
 }

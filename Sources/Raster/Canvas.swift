@@ -8,8 +8,22 @@ import FixedPoint
 public struct Canvas: Sendable {
     public let width: Int
     public let height: Int
-    /// Row-major premultiplied pixels, `width × height`.
-    public var pixels: [Pixel]
+    /// Row-major premultiplied pixels, `width × height`. Writing them here (rather than through
+    /// the fills) makes the canvas forget which pixels it knows to be clear (see `drawn`).
+    public var pixels: [Pixel] {
+        get { storage }
+        _modify { knowsClear = false; yield &storage }
+        set { storage = newValue; knowsClear = false }
+    }
+    @usableFromInline var storage: [Pixel]
+    /// Per row, the columns the fills may have written since the last `clear()`, as lo | hi << 16
+    /// (0 when none): every other pixel of the row is still transparent, so a fill there can store
+    /// its source instead of blending it with zero (which gives the same bytes in every blend
+    /// mode). Only meaningful while `knowsClear`. Sized here, so keeping it never allocates.
+    @usableFromInline var drawn: [UInt32]
+    /// Whether `drawn` describes the pixels: set by clearing to transparent, reset by any write
+    /// that does not go through the fills.
+    @usableFromInline var knowsClear: Bool
     @usableFromInline var clips: [Clip]
     /// One row of paint colours, one per column: a horizontal gradient is evaluated once per
     /// column per fill into it instead of once per pixel. Sized here so filling never allocates.
@@ -24,7 +38,9 @@ public struct Canvas: Sendable {
                      "canvas size \(width)x\(height) outside 1...\(Canvas.maximumSide)")
         self.width = width
         self.height = height
-        self.pixels = Array(repeating: .transparent, count: width * height)
+        self.storage = Array(repeating: .transparent, count: width * height)
+        self.drawn = Array(repeating: 0, count: height)
+        self.knowsClear = true
         self.clips = []
         self.clips.reserveCapacity(Canvas.clipCapacity)
         self.paintRow = Array(repeating: .transparent, count: width)
@@ -33,14 +49,16 @@ public struct Canvas: Sendable {
     @inlinable public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
 
     @inlinable public subscript(x: Int, y: Int) -> Pixel {
-        get { pixels[y * width + x] }
-        set { pixels[y * width + x] = newValue }
+        get { storage[y * width + x] }
+        set { storage[y * width + x] = newValue; knowsClear = false }
     }
 
     /// Fills every pixel with `color` (ignores clips).
     public mutating func clear(to color: Color = .clear) {
         let p = color.premultiplied
-        pixels.withUnsafeMutableBufferPointer { fillRun($0.baseAddress!, count: $0.count, with: p) }
+        storage.withUnsafeMutableBufferPointer { fillRun($0.baseAddress!, count: $0.count, with: p) }
+        knowsClear = p == .transparent
+        if knowsClear { drawn.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
     }
 
     // MARK: Clips

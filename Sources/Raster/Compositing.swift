@@ -79,8 +79,8 @@ extension Canvas {
     @inlinable mutating func composite<Source: CoverageSource, Blend: BlendOperation>(
         area: PixelRect, paint: Paint, alpha: UInt32, _ source: Source, _: Blend.Type
     ) {
-        let clips = self.clips, width = self.width
-        Canvas.withBuffers(&pixels, &paintRow) { pixels, paintRow in
+        let clips = self.clips, width = self.width, knowsClear = self.knowsClear
+        Canvas.withBuffers(&storage, &paintRow, &drawn) { pixels, paintRow, drawn in
             var solid = Pixel.transparent
             var gradient = false
             switch paint {
@@ -112,6 +112,16 @@ extension Canvas {
                 let line = pixels + y * width
                 let row = source.row(y: y, centerY: cy)
 
+                // Onto pixels still clear since `clear()`, every blend mode gives the source
+                // itself (S + 0 × anything), so it is stored without reading what is there.
+                var ontoClear = false
+                if knowsClear {
+                    let d = drawn[y], lo = Int(d & 0xFFFF), hi = Int(d >> 16)
+                    ontoClear = lo >= hi || span.hi <= lo || span.lo >= hi
+                    drawn[y] = lo >= hi ? UInt32(span.lo) | UInt32(span.hi) << 16
+                        : UInt32(Swift.min(lo, span.lo)) | UInt32(Swift.max(hi, span.hi)) << 16
+                }
+
                 // Near the outline: every pixel on its own.
                 @inline(__always) func edgePixel(_ x: Int) {
                     var c = UInt32(row.coverage(column: x))
@@ -122,7 +132,12 @@ extension Canvas {
                         c = div255(c * (x >= clipLo && x < clipHi ? clipInner : Canvas.clipCoverage(clips, x: Fixed(x) + .half, y: cy)))
                         if c == 0 { return }
                     }
-                    Blend.blend(gradient ? paintRow[x] : solid, scaledBy: UInt8(truncatingIfNeeded: c), onto: line + x)
+                    let p = gradient ? paintRow[x] : solid
+                    if ontoClear {
+                        storeScaledPixel(line + x, paint: p, coverage: UInt8(truncatingIfNeeded: c))
+                    } else {
+                        Blend.blend(p, scaledBy: UInt8(truncatingIfNeeded: c), onto: line + x)
+                    }
                 }
                 for x in span.lo..<span.innerLo { edgePixel(x) }
                 for x in span.innerHi..<span.hi { edgePixel(x) }
@@ -131,7 +146,13 @@ extension Canvas {
                 if inner == 0 || !span.hasInner { continue }
                 let c = UInt8(truncatingIfNeeded: inner)
                 if gradient {
-                    for x in span.innerLo..<span.innerHi { line[x] = Blend.blend(paintRow[x].scaled(by: c), onto: line[x]) }
+                    if ontoClear {
+                        for x in span.innerLo..<span.innerHi { line[x] = paintRow[x].scaled(by: c) }
+                    } else {
+                        for x in span.innerLo..<span.innerHi { line[x] = Blend.blend(paintRow[x].scaled(by: c), onto: line[x]) }
+                    }
+                } else if ontoClear {
+                    fillRun(line + span.innerLo, count: span.innerHi - span.innerLo, with: solid.scaled(by: c))
                 } else {
                     Blend.blendRun(line + span.innerLo, count: span.innerHi - span.innerLo, source: solid.scaled(by: c))
                 }
@@ -139,12 +160,15 @@ extension Canvas {
         }
     }
 
-    /// Lends the pixels and the paint row out together. Two `inout` arguments may be two stored
-    /// properties of `self` at once, which nested closures over `self` could not.
-    @inlinable static func withBuffers(_ pixels: inout [Pixel], _ paintRow: inout [Pixel],
-                                       _ body: (UnsafeMutablePointer<Pixel>, UnsafeMutablePointer<Pixel>) -> Void) {
+    /// Lends the pixels, the paint row and the drawn columns out together, once per fill. Three
+    /// `inout` arguments may be three stored properties of `self` at once, which nested closures
+    /// over `self` could not.
+    @inlinable static func withBuffers(_ pixels: inout [Pixel], _ paintRow: inout [Pixel], _ drawn: inout [UInt32],
+                                       _ body: (UnsafeMutablePointer<Pixel>, UnsafeMutablePointer<Pixel>, UnsafeMutablePointer<UInt32>) -> Void) {
         pixels.withUnsafeMutableBufferPointer { p in
-            paintRow.withUnsafeMutableBufferPointer { row in body(p.baseAddress!, row.baseAddress!) }
+            paintRow.withUnsafeMutableBufferPointer { row in
+                drawn.withUnsafeMutableBufferPointer { d in body(p.baseAddress!, row.baseAddress!, d.baseAddress!) }
+            }
         }
     }
 }

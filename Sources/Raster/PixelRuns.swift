@@ -76,3 +76,17 @@
     let y = (result | result >> 8) & 0x0000_FFFF_0000_FFFF
     raw.storeBytes(of: UInt32(truncatingIfNeeded: y | y >> 16), as: UInt32.self)
 }
+
+/// `paint.scaled(by: coverage)` stored at `destination`, whatever was there: an edge pixel onto a
+/// pixel known to be clear. The same lane arithmetic as `blendNormalPixel` without the blend.
+@inlinable func storeScaledPixel(_ destination: UnsafeMutablePointer<Pixel>, paint: Pixel, coverage: UInt8) {
+    let raw = UnsafeMutableRawPointer(destination)
+    if coverage == 255 { raw.storeBytes(of: word(paint), as: UInt32.self); return }
+    let lanes: UInt64 = 0x00FF_00FF_00FF_00FF
+    let x = UInt64(word(paint))
+    let y = (x | x << 16) & 0x0000_FFFF_0000_FFFF
+    let t = ((y | y << 8) & lanes) &* UInt64(coverage) &+ 0x0080_0080_0080_0080
+    let scaled = ((t &+ ((t >> 8) & lanes)) >> 8) & lanes
+    let packed = (scaled | scaled >> 8) & 0x0000_FFFF_0000_FFFF
+    raw.storeBytes(of: UInt32(truncatingIfNeeded: packed | packed >> 16), as: UInt32.self)
+}

@@ -82,3 +82,4 @@ public struct RowSpan: Sendable, Hashable {
 
 /// The largest s ≥ 0 with s² < m, or −1 when m ≤ 0: |d| ≤ s ⇔ d² < m.
 @inlinable func largestBelowSquare(_ m: Int64) -> Int64 { m <= 0 ? -1 : Int64(isqrt(UInt64(m - 1))) }
+

@@ -73,8 +73,7 @@ extension HalfPlane {
     /// (nx·(px·2¹⁶ + 2¹⁵) + 2¹⁵) >> 16 = nx·px + ((nx·2¹⁵ + 2¹⁵) >> 16): along a row the
     /// distance is exactly nx·px + k, linear in the column.
     @inlinable func narrow(_ lo: inout Int64, _ hi: inout Int64, y: Fixed, limit: Int64) {
-        let slope = Int64(nx.raw)
-        let k = ((slope * 0x8000 + 0x8000) >> 16) + Int64((ny * y).raw) - Int64(offset.raw)
+        let (slope, k) = rowLine(y: y)
         if slope > 0 {
             hi = Swift.min(hi, floorDiv(limit - k, slope) + 1)
         } else if slope < 0 {

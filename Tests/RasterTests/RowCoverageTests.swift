@@ -14,6 +14,10 @@ import Testing
         edgeCoverage(signedDistance: Fixed(saturatingRaw: Int64(isqrt(n))) - Fixed(raw: Int32(r)))
     }
 
+    /// The smallest v (raw) with (v × 255 + 2¹⁵) >> 16 ≥ b: where the byte steps, so where a wrong
+    /// root would show first.
+    static func lowestRawForByte(_ b: Int64) -> Int64 { (b << 16 - 0x8000 + 254) / 255 }
+
     @Test func circleEdgeMatchesTheExactRootAtEveryByteBoundary() {
         var random = Random(state: 11)
         var radii: [Int64] = [0, 1, 0x7FFF, 0x8000, 0x8001, 0xFFFF, 0x10000, 3 << 15, 1 << 29]
@@ -21,7 +25,7 @@ import Testing
         for r in radii {
             // Around the square of every byte's bound, and of the bounds of 0 and 255 coverage.
             for b in Int64(1)...255 {
-                let k = r + 0x8000 - lowestRawForByte(b)
+                let k = r + 0x8000 - Self.lowestRawForByte(b)
                 if k < 0 { continue }
                 let s = UInt64(k + 1) * UInt64(k + 1)
                 for n in [s - 1, s, s + 1, UInt64(k) * UInt64(k), s &+ 2 * UInt64(k)] {

@@ -23,9 +23,14 @@ var state = FrameState(elapsed: 0, progress: name == "bar" ? ProgressState(Fixed
 // One frame before counting, so one-time work (fonts parsed on first use) is not counted per frame.
 scene.render(state)
 var checksum: UInt32 = 0
+// Wall time too, for the peer comparison (scripts/peer-cairo.sh); under callgrind it is meaningless.
+var start = timespec(), end = timespec()
+clock_gettime(CLOCK_MONOTONIC, &start)
 for i in 0..<frames {
     state.elapsed = Int64(i) * 16_667
     scene.render(state)
     checksum &+= UInt32(scene.canvas.pixels[(i * 7) % scene.canvas.pixels.count].a)
 }
-print("\(name) \(size[0])x\(size[1]) \(frames) frames, checksum \(checksum)")
+clock_gettime(CLOCK_MONOTONIC, &end)
+let nanoseconds = (end.tv_sec - start.tv_sec) * 1_000_000_000 + (end.tv_nsec - start.tv_nsec)
+print("\(name) \(size[0])x\(size[1]) \(frames) frames, \(frames > 0 ? nanoseconds / frames : 0) ns/frame, checksum \(checksum)")
