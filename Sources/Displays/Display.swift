@@ -58,7 +58,7 @@ public struct DisplaySpec: Sendable, Equatable, CustomStringConvertible {
         } else {
             typePart = Substring(text); rest = ""
         }
-        guard !typePart.isEmpty, typePart.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+        guard !typePart.isEmpty, typePart.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || $0 == "-" || $0 == "_" }) else {
             throw DisplaySpecError(spec: text, message: "expected TYPE:key=value,... (e.g. fb:device=/dev/fb0,scale=4)")
         }
         var options: [Option] = []
@@ -72,7 +72,7 @@ public struct DisplaySpec: Sendable, Equatable, CustomStringConvertible {
             }
             options.append(Option(key, String(item[item.index(after: eq)...])))
         }
-        self.type = String(typePart).lowercased()
+        self.type = String(typePart).asciiLowercased()
         self.options = options
     }
 

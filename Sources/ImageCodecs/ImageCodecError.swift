@@ -1,3 +1,4 @@
+import Raster
 /// Why an image could not be chosen, encoded, decoded, read or written.
 ///
 /// The description names the file (when there is one) and the reason, e.g.
@@ -60,7 +61,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
     public static var extensions: [String] { allCases.map { "." + $0.rawValue } }
 
     /// Upper-case name for messages ("PNG").
-    public var name: String { rawValue.uppercased() }
+    public var name: String { rawValue.asciiUppercased() }
 
     /// Whether the format holds more than one frame.
     public var isAnimated: Bool { self == .gif }
@@ -73,7 +74,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
             throw ImageCodecError(.chooseFormat, path: path, reason: "no file extension (expected one of \(accepted))")
         }
         let ext = file[file.index(after: dot)...]
-        guard let format = ImageFormat(rawValue: ext.lowercased()) else {
+        guard let format = ImageFormat(rawValue: ext.asciiLowercased()) else {
             throw ImageCodecError(.chooseFormat, path: path,
                                   reason: "unknown extension '.\(ext)' (expected one of \(accepted))")
         }

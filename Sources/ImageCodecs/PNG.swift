@@ -5,8 +5,18 @@ import Raster
 /// reports failures as a return code plus `png_image.message` instead of longjmp-ing, so no
 /// libpng error ever unwinds across Swift frames.
 public enum PNG {
+    /// Whether libpng can be used: always in the host build; in the board build when the system's
+    /// libpng16.so.16 can be loaded (scripts/cross-build opens it on first use, see CPNG).
+    public static var isAvailable: Bool { loaderd_png_available() != 0 }
+
+    static func unavailable(_ operation: ImageCodecError.Operation) -> ImageCodecError {
+        ImageCodecError(operation, format: .png,
+                        reason: "libpng16.so.16 could not be loaded (install libpng16-16, or use a .ppm file; the static ARMv6 build cannot load libraries)")
+    }
+
     /// The PNG encoding of `image` (8-bit RGB, no alpha, non-interlaced).
     public static func encode(_ image: RGBImage) throws(ImageCodecError) -> [UInt8] {
+        guard isAvailable else { throw unavailable(.encode) }
         func fresh() -> png_image {
             var png = png_image()
             png.version = png_uint_32(PNG_IMAGE_VERSION)
@@ -46,6 +56,7 @@ public enum PNG {
     /// Decodes a PNG of any colour type and bit depth to 8-bit RGB. Images with alpha are
     /// composited over `background` (opaque; black by default).
     public static func decode(_ bytes: [UInt8], background: Color = .black) throws(ImageCodecError) -> RGBImage {
+        guard isAvailable else { throw unavailable(.decode) }
         var png = png_image()
         png.version = png_uint_32(PNG_IMAGE_VERSION)
         defer { png_image_free(&png) }

@@ -24,7 +24,7 @@ public enum Catalog {
     public static var names: [String] { loaders.map { $0.name } }
 
     public static func type(named name: String) -> LoaderKind? {
-        let lowered = name.lowercased()
+        let lowered = name.asciiLowercased()
         return loaders.first { $0.name == lowered }
     }
 

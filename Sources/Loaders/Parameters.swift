@@ -110,7 +110,7 @@ public struct ParameterSpec: Sendable {
             guard text.count <= maxLength else { throw fail("text is \(text.count) characters; at most \(maxLength) accepted") }
             return .text(text)
         case .choice(let words):
-            guard let w = words.first(where: { $0 == trimmed.lowercased() }) else { throw fail() }
+            guard let w = words.first(where: { $0 == trimmed.asciiLowercased() }) else { throw fail() }
             return .choice(w)
         case .curve:
             let parts = trimmed.split(separator: ",").compactMap { Double(String($0).trimmingSpaces) }
@@ -118,7 +118,7 @@ public struct ParameterSpec: Sendable {
                   (-2...3).contains(parts[1]), (-2...3).contains(parts[3]) else { throw fail() }
             return .curve(x1: Fixed(parts[0]), y1: Fixed(parts[1]), x2: Fixed(parts[2]), y2: Fixed(parts[3]))
         case .bool:
-            switch trimmed.lowercased() {
+            switch trimmed.asciiLowercased() {
             case "true", "yes", "on", "1": return .bool(true)
             case "false", "no", "off", "0": return .bool(false)
             default: throw fail()
@@ -162,7 +162,7 @@ public struct Parameters: Sendable {
         var explicit = assignments
         if let i = explicit.lastIndex(where: { $0.key == "preset" }) {
             let name = explicit[i].value
-            guard let preset = presets.first(where: { $0.name == name.lowercased() }) else {
+            guard let preset = presets.first(where: { $0.name == name.asciiLowercased() }) else {
                 let accepted = presets.isEmpty ? "\(loader) has no presets" : "expected one of " + presets.map { $0.name }.joined(separator: ", ")
                 throw ParameterError(loader: loader, key: "preset", value: name, reason: accepted)
             }

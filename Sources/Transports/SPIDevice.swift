@@ -95,7 +95,7 @@ public final class SPIDevice: SPIBus {
         var count = 0
         bytes.withUnsafeMutableBytes { buffer in count = (try? fd.read(into: buffer)) ?? 0 }
         guard count > 0 else { return defaultBufsiz }
-        let text = String(decoding: bytes[..<count], as: UTF8.self).filter { $0.isNumber }
+        let text = String(decoding: bytes[..<count], as: UTF8.self).filter { ("0"..."9").contains($0) }
         return Int(text).flatMap { $0 > 0 ? $0 : nil } ?? defaultBufsiz
     }
 

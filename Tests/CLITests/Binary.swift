@@ -8,8 +8,10 @@ enum Binary {
         let stderr: String
     }
 
-    /// The directory holding the built products: the test runner's own directory.
+    /// The directory of the binaries under test: $LOADERD_BINARIES when set (scripts/test sets it to
+    /// dist/x86_64, the Embedded Swift build that ships), else the test runner's own directory.
     static var productsDirectory: URL {
+        if let dir = ProcessInfo.processInfo.environment["LOADERD_BINARIES"], !dir.isEmpty { return URL(fileURLWithPath: dir) }
         let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
         var dir = exe.deletingLastPathComponent()
         // On Linux the runner is <bin>/loaderdPackageTests.xctest; with bundles, walk up out of them.

@@ -10,8 +10,11 @@ struct HarnessError: Error, CustomStringConvertible {
 }
 
 enum Paths {
-    /// The directory of the built products: the test runner lives there (dirname of /proc/self/exe).
+    /// The directory of the binaries under test: $LOADERD_BINARIES when set (scripts/test sets it to
+    /// dist/x86_64, the Embedded Swift build that ships), else SwiftPM's products, where the test
+    /// runner lives (dirname of /proc/self/exe).
     static let products: String = {
+        if let dir = ProcessInfo.processInfo.environment["LOADERD_BINARIES"], !dir.isEmpty { return dir }
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var dir = (exe as NSString).deletingLastPathComponent
         while dir.hasSuffix(".xctest") || dir.hasSuffix("/Contents") || dir.hasSuffix("/MacOS") {

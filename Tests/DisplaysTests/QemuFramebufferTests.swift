@@ -29,7 +29,9 @@ import Testing
 
     static var repository: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
 
+    /// $LOADERD_BINARIES (the shipped Embedded build, set by scripts/test), else SwiftPM's products.
     static var productsDirectory: URL {
+        if let dir = ProcessInfo.processInfo.environment["LOADERD_BINARIES"], !dir.isEmpty { return URL(fileURLWithPath: dir) }
         let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
         var dir = exe.deletingLastPathComponent()
         while dir.pathExtension == "xctest" { dir = dir.deletingLastPathComponent() }

@@ -37,7 +37,7 @@ struct FramebufferOptions: Sendable {
             return n
         }
         func dimensions(_ key: String, _ value: String) throws(DisplaySpecError) -> (width: Int, height: Int) {
-            let parts = value.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+            let parts = value.asciiLowercased().split(separator: "x", omittingEmptySubsequences: false)
             guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w >= 1, h >= 1, w <= 16384, h <= 16384 else {
                 throw fail("\(key)=\(value): expected WIDTHxHEIGHT, e.g. \(key)=320x240")
             }
@@ -62,7 +62,7 @@ struct FramebufferOptions: Sendable {
                 size = s
             case "scale": scale = try integer(key, value, 1...256)
             case "anchor":
-                guard let a = Anchor(rawValue: value.lowercased()) else {
+                guard let a = Anchor(rawValue: value.asciiLowercased()) else {
                     throw fail("anchor=\(value): expected one of " + Anchor.allCases.map { $0.rawValue }.joined(separator: ", "))
                 }
                 anchor = a
@@ -75,25 +75,25 @@ struct FramebufferOptions: Sendable {
                 do { background = try Color(parsing: value) } catch { throw fail("background=\(value): \(error.description)") }
                 guard background.a == 255 else { throw fail("background=\(value): the background must be opaque") }
             case "console":
-                guard let c = ConsolePolicy(rawValue: value.lowercased()) else {
+                guard let c = ConsolePolicy(rawValue: value.asciiLowercased()) else {
                     throw fail("console=\(value): expected graphics (hide the kernel console while the splash is up) or keep (leave it alone)")
                 }
                 console = c
             case "vsync":
-                switch value.lowercased() {
+                switch value.asciiLowercased() {
                 case "on", "yes", "true", "1": vsync = true
                 case "off", "no", "false", "0": vsync = false
                 default: throw fail("vsync=\(value): expected on or off")
                 }
             case "buffers":
-                guard let b = Buffering(rawValue: value.lowercased()) else {
+                guard let b = Buffering(rawValue: value.asciiLowercased()) else {
                     throw fail("buffers=\(value): expected auto (double-buffer when the virtual screen is tall enough), 1, or 2 (ask the driver for a double-height virtual screen)")
                 }
                 buffering = b
             case "fps": framesPerSecond = try integer(key, value, 1...240)
             case "geometry": geometry = try dimensions(key, value)
             case "format":
-                guard let f = FramebufferPixelFormat.supported.first(where: { $0.name == value.lowercased() })?.format else {
+                guard let f = FramebufferPixelFormat.supported.first(where: { $0.name == value.asciiLowercased() })?.format else {
                     throw fail("format=\(value): expected one of \(FramebufferPixelFormat.supportedNames)")
                 }
                 format = f

@@ -1,3 +1,4 @@
+import Raster
 import Transports
 
 /// Reads the `key=value` options of an LED display spec, refusing unknown keys and bad values
@@ -36,7 +37,7 @@ struct LEDOptionReader {
 
     func bool(_ key: String, default value: Bool) throws(DisplaySpecError) -> Bool {
         guard let text = spec[key] else { return value }
-        switch text.lowercased() {
+        switch text.asciiLowercased() {
         case "true", "yes", "on", "1": return true
         case "false", "no", "off", "0": return false
         default: throw error("'\(key)' must be true or false, got '\(text)'")
@@ -45,7 +46,7 @@ struct LEDOptionReader {
 
     func choice<T>(_ key: String, default value: T, _ choices: [(String, T)]) throws(DisplaySpecError) -> T {
         guard let text = spec[key] else { return value }
-        guard let match = choices.first(where: { $0.0 == text.lowercased() }) else {
+        guard let match = choices.first(where: { $0.0 == text.asciiLowercased() }) else {
             throw error("'\(key)' must be one of \(choices.map { $0.0 }.joined(separator: ", ")), got '\(text)'")
         }
         return match.1
@@ -57,7 +58,7 @@ struct LEDOptionReader {
             if let value { return value }
             throw error("'\(key)' is required, e.g. \(key)=16x16")
         }
-        let parts = text.lowercased().split(separator: "x")
+        let parts = text.asciiLowercased().split(separator: "x")
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), range.contains(w), range.contains(h) else {
             throw error("'\(key)' must be WIDTHxHEIGHT with sides in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
         }

@@ -1,3 +1,4 @@
+import Raster
 import Displays
 import FixedPoint
 import CLinux
@@ -254,7 +255,7 @@ struct ConfigDecoder {
             case "log_level":
                 let levels = Logger.Level.allCases.map { $0.rawValue }
                 let word = try string(entry, key)
-                guard let level = Logger.Level(rawValue: word.lowercased()) else {
+                guard let level = Logger.Level(rawValue: word.asciiLowercased()) else {
                     throw error("expected one of \(levels.joined(separator: ", ")), got \(quoted(word))", at: entry.value.position, key: key)
                 }
                 d.logLevel = level
@@ -291,13 +292,13 @@ struct ConfigDecoder {
             case "message":
                 let text = try string(entry, key)
                 guard text.count <= 256 else { throw error("expected at most 256 characters, got \(text.count)", at: entry.value.position, key: key) }
-                guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                guard !text.unicodeScalars.contains(where: { $0.isControl }) else {
                     throw error("the message must be one line without control characters", at: entry.value.position, key: key)
                 }
                 l.message = text
             case "message_style":
                 let word = try string(entry, key)
-                guard let style = MessageStyle(rawValue: word.lowercased()) else {
+                guard let style = MessageStyle(rawValue: word.asciiLowercased()) else {
                     throw error("expected one of \(MessageStyle.allCases.map { $0.rawValue }.joined(separator: ", ")), got \(quoted(word))", at: entry.value.position, key: key)
                 }
                 l.messageStyle = style
@@ -380,10 +381,10 @@ struct ConfigDecoder {
                 let key = "display." + e.key
                 if e.key == "type" {
                     let word = try string(e, key)
-                    guard !word.isEmpty, word.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }) else {
+                    guard !word.isEmpty, word.unicodeScalars.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || $0 == "-" || $0 == "_" }) else {
                         throw error("expected a display type such as \"fb\" or \"image\", got \(quoted(word))", at: e.value.position, key: key)
                     }
-                    type = word.lowercased()
+                    type = word.asciiLowercased()
                     continue
                 }
                 guard let text = e.value.scalarText else {

@@ -1,3 +1,4 @@
+import Raster
 /// Why a config file was refused, in a form a person can act on and an editor can jump to:
 /// `loaderd.toml:12:9: display.scale: expected an integer from 1 to 64, got "big"`.
 public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -55,7 +56,7 @@ func editDistance(_ a: String, _ b: String) -> Int {
 
 /// The closest of `candidates` to `word`, if it is close enough to be a likely typo.
 func suggestion(for word: String, among candidates: [String]) -> String? {
-    let lowered = word.lowercased()
+    let lowered = word.asciiLowercased()
     var best: (word: String, distance: Int)?
     for candidate in candidates {
         let d = editDistance(lowered, candidate)

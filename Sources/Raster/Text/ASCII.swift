@@ -1,0 +1,36 @@
+/// ASCII-only text helpers for the words the daemon parses (names, keys, options, formats).
+///
+/// The Standard Library's `lowercased()` and `Character.isLetter` consult Unicode's tables, which
+/// Embedded Swift links into the program (~60 KB of the board binary) for no benefit here: every
+/// word compared this way is ASCII by definition, and anything else is rejected anyway.
+extension StringProtocol {
+    /// The string with A–Z mapped to a–z and every other byte unchanged.
+    public func asciiLowercased() -> String {
+        var bytes = Array(utf8)
+        for i in bytes.indices where bytes[i] >= 0x41 && bytes[i] <= 0x5A { bytes[i] += 0x20 }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The string with a–z mapped to A–Z and every other byte unchanged.
+    public func asciiUppercased() -> String {
+        var bytes = Array(utf8)
+        for i in bytes.indices where bytes[i] >= 0x61 && bytes[i] <= 0x7A { bytes[i] -= 0x20 }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension Character {
+    /// 0–9.
+    public var isASCIIDigit: Bool { asciiValue.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
+    /// A–Z or a–z.
+    public var isASCIILetter: Bool { asciiValue.map { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A } ?? false }
+}
+
+extension Unicode.Scalar {
+    /// Unicode's Cc (control) category: U+0000–U+001F and U+007F–U+009F.
+    public var isControl: Bool { value < 0x20 || (value >= 0x7F && value <= 0x9F) }
+    /// 0–9.
+    public var isASCIIDigit: Bool { value >= 0x30 && value <= 0x39 }
+    /// A–Z or a–z.
+    public var isASCIILetter: Bool { (value | 0x20) >= 0x61 && (value | 0x20) <= 0x7A }
+}
