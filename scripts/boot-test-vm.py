@@ -13,6 +13,7 @@ frames can be put on the guest's clock), first-splash.png, last.png, and a PNG p
 """
 import argparse, json, os, socket, subprocess, sys, threading, time
 
+sys.dont_write_bytecode = True  # no __pycache__ left in scripts/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 screen = __import__("boot-test-screen")
 
