@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Judges the boots recorded by scripts/boot-test (stdlib only): boot-test-check.py OUT
+
+Every boot directory OUT/VARIANT-FIRMWARE-N holds what boot-test-vm.py wrote. The screenshots are
+put on the guest's clock (clock.txt: host time of a read of /proc/uptime; under TCG the guest's
+monotonic clock runs with the host's), so they line up with the journal's monotonic timestamps.
+Writes OUT/report.md (figures and PASS/FAIL per assertion) and exits 1 when anything failed.
+"""
+import os, re, sys
+
+DEVICE = re.compile(r"^\[\s*([0-9.]+)\].*\bfb0: .*frame buffer device")
+
+
+def read(path, default=""):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return default
+
+
+def seconds(text):
+    """systemd's timespans: '1min 2.345s', '850ms', '12.1s'."""
+    total = 0.0
+    for value, unit in re.findall(r"([0-9.]+)(min|ms|us|s|h)\b", text):
+        total += float(value) * {"h": 3600, "min": 60, "s": 1, "ms": 1e-3, "us": 1e-6}[unit]
+    return total
+
+
+def boot(dir):
+    r = {"dir": os.path.basename(dir), "checks": [], "figures": {}}
+    check = lambda name, ok, detail="": r["checks"].append((name, ok, detail))
+    fig = r["figures"]
+    frames = []
+    for line in read(os.path.join(dir, "frames.tsv")).splitlines():
+        t, cls, prog, digest = line.split("\t")
+        frames.append((float(t), cls, float(prog) if prog else None, digest))
+    marks = dict((n, float(t)) for n, t in (l.split("\t") for l in read(os.path.join(dir, "marks.tsv")).splitlines()))
+    clock = read(os.path.join(dir, "clock.txt")).split()
+    if not frames or len(clock) != 2 or clock[1] == "nan" or "poweroff" not in marks:
+        check("boot reached a shell and was recorded", False, "see serial.log")
+        return r
+    offset = float(clock[0]) - float(clock[1])  # host time - guest time
+    g = lambda t: t - offset
+    journal = read(os.path.join(dir, "cmd-journal.txt"))
+    device = next((float(m.group(1)) for m in map(DEVICE.match, journal.splitlines()) if m), None)
+    total = re.search(r"Startup finished in .*= (.+)$", read(os.path.join(dir, "cmd-analyze.txt")), re.M)
+    end = seconds(total.group(1)) if total else None
+    status_t = marks.get("mark-status", marks["poweroff"])
+    # From the kernel's start (the firmware's logo is not ours) to `loaderctl status`.
+    boot_frames = [f for f in frames if g(f[0]) >= 0 and f[0] < status_t]
+    splash = [f for f in boot_frames if f[1] == "splash"]
+    fig["fb0 appears (s)"] = round(device, 2) if device is not None else None
+    fig["boot finished (s)"] = round(end, 2) if end else end
+    fig["first splash frame (s)"] = round(g(splash[0][0]), 2) if splash else None
+    check("splash visible", bool(splash), f"{len(splash)} of {len(boot_frames)} frames")
+    check("splash animated", len({f[3] for f in splash}) >= 3, f"{len({f[3] for f in splash})} distinct splash frames")
+    if splash and device is not None:
+        fig["device to first splash frame (s)"] = round(g(splash[0][0]) - device, 2)
+    if end and device is not None and boot_frames:
+        window = [f for f in boot_frames if device <= g(f[0]) <= end]
+        share = sum(1 for f in window if f[1] == "splash") / max(1, len(window))
+        whole = [f for f in boot_frames if g(f[0]) <= end]
+        fig["share of boot after fb0 (%)"] = round(100 * share, 1)
+        fig["share of whole boot (%)"] = round(100 * sum(1 for f in whole if f[1] == "splash") / max(1, len(whole)), 1)
+        check("splash covers >= 95% of the boot after fb0 appears", share >= 0.95, f"{100 * share:.1f} %")
+    progress = [(f[0], f[2]) for f in splash if f[2] is not None]
+    drops = [(round(g(t), 2), p) for i, (t, p) in enumerate(progress) if p < max(q for _, q in progress[:i + 1]) - 3]
+    check("progress monotonic", bool(progress) and not drops, f"drops at {drops[:3]}" if drops else f"{len(progress)} readings")
+    last = splash[-1][2] if splash else None
+    fig["last progress on screen (%)"] = None if last is None else round(last, 1)
+    check("100% on screen at the end", last is not None and last >= 98, f"last splash frame shows {last}")
+    if progress and len(progress) > 3:
+        t0, t1 = progress[0][0], progress[-1][0]
+        fig["progress error vs linear (%)"] = round(sum(abs(p - 100 * (t - t0) / max(1e-6, t1 - t0)) for t, p in progress) / len(progress), 1)
+    chain = read(os.path.join(dir, "cmd-chain.txt"))
+    check("loaderd.service not on the critical chain", "loaderd.service" in read(os.path.join(dir, "cmd-units.txt")) and "loaderd.service" not in chain)
+    quit = re.search(r"(loaderd-quit|loaderd-initramfs-quit|plymouth-quit-wait|plymouth-quit)\.service @\S+ \+(\S+)", chain)
+    fig["quit unit on critical chain (s)"] = seconds(quit.group(2)) if quit else 0.0
+    before_status = boot_frames[-1][1] if boot_frames else None
+    fig["screen before `loaderctl status`"] = before_status
+    # In the guest: tty1 back in text mode (KDGETMODE 0) with the prompt in its text (/dev/vcs1).
+    console = read(os.path.join(dir, "cmd-console.txt"))
+    in_text = "kdmode=0" in console and re.search(r"^[1-9]", console, re.M) is not None
+    fig["tty1"] = " ".join(console.split())
+    r["login"] = (before_status, in_text)
+    if r["dir"].endswith("-0"):
+        return r  # the control boot (no splash): only what the screen shows matters
+    login = next((f for f in reversed(boot_frames) if f[1] != "text"), None)
+    if splash and login:
+        fig["splash gone to text (s)"] = round(g(login[0]), 2)
+    after = [f for f in frames if status_t <= f[0] < marks["poweroff"]]
+    check("no splash after `loaderctl status`", after and all(f[1] != "splash" for f in after),
+          " ".join(sorted({f[1] for f in after})))
+    units = read(os.path.join(dir, "cmd-units.txt"))
+    svc = dict(re.findall(r"^(\w+)=(.*)$", units.split("\n\n")[0], re.M)) if units else {}
+    if "initramfs" in r["dir"]:
+        log = read(os.path.join(dir, "cmd-initramfs-log.txt"))
+        # Not a child of anyone who could wait for it: its last words say how it ended.
+        last = log.strip().splitlines()[-1] if log.strip() else "no log"
+        check("loaderd exited 0", last.endswith("stopped") and "<3>" not in log, "initramfs instance: " + last)
+    else:
+        check("loaderd exited 0", svc.get("Result") == "success" and svc.get("ExecMainStatus") == "0" and svc.get("ActiveState") == "inactive",
+              ", ".join(f"{k}={svc.get(k)}" for k in ("ActiveState", "Result", "ExecMainStatus")))
+    shut = [f for f in frames if f[0] >= marks["poweroff"]]
+    fig["shutdown splash frames"] = sum(1 for f in shut if f[1] == "splash")
+    check("splash during shutdown (loaderd-shutdown.service)", fig["shutdown splash frames"] > 0)
+    return r
+
+
+def main():
+    out = sys.argv[1]
+    boots = sorted(d for d in os.listdir(out) if re.match(r".+-(bios|uefi)-\d+$", d))
+    results = [boot(os.path.join(out, d)) for d in boots]
+    byname = {r["dir"]: r for r in results}
+    # The login prompt: on screen, as far as the control boot (no loaderd) shows it there. Under
+    # qemu with Debian's 6.1 kernel, bochs-drm's fbdev emulation leaves fbcon's text in /dev/fb0
+    # but not on screen even with no splash at all; then tty1's state decides.
+    control = next((r for r in results if r["dir"].endswith("-0")), None)
+    if control is not None:
+        control["checks"] = []  # figures only: there is no splash to judge
+    control_text = control is not None and control.get("login", (None,))[0] == "text"
+    for r in results:
+        if r["dir"].endswith("-0") or "login" not in r:
+            continue
+        screen, in_text = r["login"]
+        if control_text:
+            r["checks"].append(("login prompt on screen at the end", screen == "text", f"last frame: {screen}"))
+        else:
+            r["checks"].append(("login prompt at the end (tty1 in text mode, prompt in /dev/vcs1; the control boot's screen shows none either)",
+                                in_text, r["figures"].get("tty1", "")))
+    for r in results:  # a second boot's progress must follow time better (the saved timeline)
+        if r["dir"].endswith("-2"):
+            first = byname.get(r["dir"][:-1] + "1", {}).get("figures", {}).get("progress error vs linear (%)")
+            second = r["figures"].get("progress error vs linear (%)")
+            r["checks"].append(("second boot closer to linear", first is not None and second is not None and second < first,
+                                f"mean error {first} % then {second} %"))
+    lines, failed = ["# boot-test report", ""], 0
+    for r in results:
+        lines += [f"## {r['dir']}", ""]
+        lines += [f"- {k}: {v}" for k, v in r["figures"].items()]
+        lines.append("")
+        for name, ok, detail in r["checks"]:
+            lines.append(f"- {'PASS' if ok else 'FAIL'} {name}" + (f" ({detail})" if detail else ""))
+            failed += not ok
+        lines.append("")
+    text = "\n".join(lines)
+    with open(os.path.join(out, "report.md"), "w") as f:
+        f.write(text)
+    print(text)
+    print(f"boot-test: {failed} failed assertion(s)" if failed else "boot-test: all assertions hold" if results else "boot-test: no boots")
+    return 1 if failed or not results else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
