@@ -29,6 +29,8 @@ public final class Daemon {
     var boot: BootFrontEnds?
     /// Plymouth's `quit --retain-splash`: leave the last frame on the displays at exit.
     var retainSplash = false
+    /// While finishing (Finishing.swift): when the loop ends (CLOCK_MONOTONIC ns).
+    var finishingUntil: Int64?
 
     /// Re-reads the settings on SIGHUP (the config file merged with the command line); nil when
     /// there is nothing to re-read. Throws a message naming what is wrong in the file.
@@ -154,6 +156,7 @@ public final class Daemon {
             for c in connections where c.readClosed && c.pendingOutput == 0 { c.dead = true }
             connections.removeAll { $0.dead }  // closing happens in Connection's deinit
             drawDueFrames(now: MonotonicClock.now())
+            endFinishIfDue(now: MonotonicClock.now())
         }
         shutdown()
     }
@@ -177,6 +180,7 @@ public final class Daemon {
     /// Only idle clients need a timeout: frames come from the timerfd. No clients, no timeout.
     func pollTimeout(now: Int64) -> Int32 {
         var due: Int64? = acceptPausedUntil > now ? acceptPausedUntil - now : nil
+        if let until = finishingUntil { due = Swift.min(due ?? until - now, until - now) }
         if let oldest = connections.lazy.map { $0.lastActivity }.min() {
             let idle = oldest + configuration.idleTimeout - now
             due = Swift.min(due ?? idle, idle)
@@ -190,8 +194,7 @@ public final class Daemon {
         while let signal = signals.next() {
             switch signal {
             case SIGTERM, SIGINT:
-                logger.notice("signal \(signal == SIGTERM ? "SIGTERM" : "SIGINT"): stopping")
-                running = false
+                finish(reason: signal == SIGTERM ? "signal SIGTERM" : "signal SIGINT", now: MonotonicClock.now())
             case SIGHUP:
                 reload()
             default:

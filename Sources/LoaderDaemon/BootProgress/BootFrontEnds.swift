@@ -160,8 +160,7 @@ final class BootFrontEnds {
         case .message(let text):
             daemon.setMessage(text, now: now)
         case .quit:
-            logger.notice("psplash front end: QUIT: stopping")
-            daemon.running = false
+            daemon.finish(reason: "psplash front end: QUIT", now: now)
         case .ignored(let text):
             logger.debug("psplash front end: ignored '\(RequestParser.quote(Substring(text)))'")
         }
@@ -308,11 +307,8 @@ final class BootFrontEnds {
                 daemon.state.progress = ProgressState(DaemonState.fixed(.hundred))
             }
         }
-        daemon.retainSplash = retain
-        // The frame drawn at the end of this turn is the last one (and the one retained): draw
-        // every display now rather than at its next frame time.
-        for slot in daemon.slots { slot.deadline = now }
-        daemon.running = false
+        // 100 %, the exit, then the console back (Finishing.swift); retained: this frame stays.
+        daemon.finish(reason: "Plymouth: quit", retain: retain, now: now)
     }
 }
 

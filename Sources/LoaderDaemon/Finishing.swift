@@ -1,0 +1,51 @@
+import FixedPoint
+import LinuxSystem
+import Loaders
+
+/// The end of the splash. Whatever ends it — SIGTERM (how `loaderd-quit.service` and a shutdown
+/// stop the daemon), Plymouth's `quit`, psplash's `QUIT` — a person should see the boot complete
+/// rather than a bar cut off at 87 %: the bar is drawn at 100 %, the loader's exit animation
+/// plays, and the console is given back, all within `Daemon.finishDuration` (0.3 s), after which
+/// the loop ends and `shutdown()` restores the displays and the console.
+extension Daemon {
+    /// The longest the completed state and the exit may stay on screen.
+    static let finishDuration: Int64 = 300_000_000
+    /// How long the 100 % frame stays before the exit animation starts.
+    static let completeHold: Microseconds = 100_000
+
+    /// Starts the finish (once): 100 % at once, then the exit, then the loop ends. With nothing on
+    /// screen, or when the splash is to stay (`retain`), the loop ends after this turn's frame.
+    func finish(reason: String, retain: Bool = false, now: Int64) {
+        retainSplash = retain
+        if finishingUntil != nil { return }
+        logger.notice("\(reason): finishing")
+        guard var session = state.session, state.frozen == nil else {
+            running = false
+            return
+        }
+        if session.stop == nil {
+            if state.progress != nil || session.loader.kind == .bar {
+                state.progressTarget = .hundred
+                // Straight to 100 % (no smoothing): this frame may be the last one a person sees.
+                state.progress = ProgressState(DaemonState.fixed(.hundred))
+            }
+            if !retain {
+                let at = state.elapsed(now: now) + Self.completeHold
+                session.stop = StopState(at: at, outcome: nil)
+                state.session = session
+            }
+        }
+        // Every display draws the completed state now rather than at its next frame time.
+        for slot in slots { slot.deadline = now }
+        if retain {
+            running = false
+        } else {
+            finishingUntil = now + Self.finishDuration
+        }
+    }
+
+    /// Ends the loop once the finish has had its time.
+    func endFinishIfDue(now: Int64) {
+        if let until = finishingUntil, now >= until { running = false }
+    }
+}
