@@ -17,6 +17,9 @@ struct Loaderd {
         """
     }
 
+    /// The display used when none is named and standard output is not a terminal.
+    static let defaultDisplay = "fb:device=/dev/fb0"
+
     /// Every option, in the order the help lists them.
     static let options: [OptionSpec] = [
         OptionSpec(name: "socket", kind: .value, valueName: "PATH", help: "The control socket (default: the config's, else /run/loaderd/loaderd.sock)."),
@@ -217,10 +220,10 @@ struct Loaderd {
         if !display.isEmpty {
             settings.displays = display.map { try! DisplaySpec(parsing: $0) }  // checked in validate()
         } else if settings.displays.isEmpty {
-            guard isatty(STDOUT_FILENO) == 1 else {
-                throw ConfigError(source: config ?? "command line", message: "no --display given (nor a [[display]] in a --config file) and standard output is not a terminal; display types: " + DisplayFactory.typeList)
-            }
-            settings.displays = [try! DisplaySpec(parsing: "terminal:size=64x16")]
+            // No display named: on a terminal (a person trying it) the terminal itself; otherwise
+            // (a service, the shipped config) the first framebuffer, as a boot splash wants.
+            let fallback = isatty(STDOUT_FILENO) == 1 ? "terminal:size=64x16" : Self.defaultDisplay
+            settings.displays = [try! DisplaySpec(parsing: fallback)]
         }
         return settings
     }
