@@ -1,0 +1,62 @@
+import CLinux
+import CommandLineKit
+
+// `stop`, and `stop --wait`: the protocol has no "finished" notification, but `status` tells:
+// the daemon reports `idle` only from the turn of its event loop that drew the cleared frame
+// (Sources/LoaderDaemon/Daemon.swift, drawDueFrames), and answers a later request only in a
+// later turn. So the client asks every 20 ms until the state is `idle` (or `running`: only a new
+// `start` from someone else makes a stopped session look like that, and ours is over then).
+
+enum StopVerb {
+    static let modes = ["success", "failure", "now"]
+    static let pollInterval: Int64 = 20_000  // µs
+
+    static let waitOption = OptionSpec(name: "wait", kind: .flag,
+        help: "Return only once the splash has finished drawing: the exit animation and the outcome mark are over and the display is clear (asks `status` every 20 ms).")
+    static let waitTimeoutOption = OptionSpec(name: "wait-timeout", kind: .value, valueName: "SECONDS",
+        help: "Give up waiting after this long: exit 1. (default: 30.0)")
+
+    static let verb: Verb = {
+        var page = HelpPage(
+            abstract: "End the loader: its exit animation, then an optional outcome mark.",
+            discussion: """
+                Without an outcome the loader plays its exit animation and the display clears. \
+                `success` or `failure` shows the outcome mark for a moment after it; `now` clears at once. \
+                With --wait, loaderctl returns when that is over (prints `stopped`).
+                """,
+            usage: "loaderctl stop [<mode>] [--wait] [--wait-timeout <SECONDS>] " + ConnectionOptions.usage)
+        page.arguments = [ArgumentSpec("<mode>", help: "success, failure or now (default: just the exit animation). (values: success, failure, now)")]
+        page.options = [waitOption, waitTimeoutOption] + ConnectionOptions.options
+        return Verb(name: "stop", page: page) { [page] (parsed) throws(CommandError) in
+            let words = try parsed.positionals(required: [], optional: 1, options: page.options)
+            if let mode = words.first, !modes.contains(mode) { throw .usage("The value '\(mode)' is invalid for '<mode>'") }
+            let waitTimeout = try parsed.number(waitTimeoutOption) { Double($0) } ?? 30
+            guard waitTimeout.isFinite, waitTimeout > 0, waitTimeout <= 3600 else {
+                throw .usage("--wait-timeout must be more than 0 and at most 3600 seconds, got \(waitTimeout)")
+            }
+            let connection = try ConnectionOptions(parsed)
+            let reply = try connection.send(words.first.map { "stop " + $0 } ?? "stop")
+            connection.say(reply)
+            if parsed.has("wait") {
+                try waitUntilDrawn(connection, timeout: waitTimeout)
+                if reply != "stopped" { connection.say("stopped") }
+            }
+        }
+    }()
+
+    /// Polls `status` until the daemon has drawn its last frame of the stopped loader.
+    static func waitUntilDrawn(_ connection: ConnectionOptions, timeout: Double) throws(CommandError) {
+        let deadline = monotonicMicroseconds() + Int64(timeout * 1_000_000)
+        while true {
+            let reply = try connection.send("status")
+            guard let state = JSONValue(parsing: reply)?["state"]?.string else {
+                throw .failure(RuntimeFailure("the daemon's status has no state: \(reply)"))
+            }
+            if state == "idle" || state == "running" { return }
+            if monotonicMicroseconds() >= deadline {
+                throw .failure(RuntimeFailure("loaderd at \(connection.socketPath) was still drawing the exit (state '\(state)') after \(formatSeconds(timeout)) s (raise --wait-timeout)"))
+            }
+            sleepUntil(Swift.min(deadline, monotonicMicroseconds() + pollInterval))
+        }
+    }
+}
