@@ -20,7 +20,7 @@ private func simpleVerb(_ name: String, abstract: String, request: String) -> Ve
     var page = HelpPage(abstract: abstract, usage: "loaderctl \(name) " + ConnectionOptions.usage)
     page.options = ConnectionOptions.options
     return Verb(name: name, page: page) { [page] (parsed) throws(CommandError) in
-        _ = try parsed.positionals(required: [], optional: 0, options: page.options)
+        _ = try parsed.verbArguments(required: [], optional: 0, options: page.options)
         let connection = try ConnectionOptions(parsed)
         connection.say(try connection.send(request))
     }
@@ -44,7 +44,7 @@ enum DaemonVerbs {
                           ArgumentSpec("<key=value>", help: "Loader parameters.")]
         page.options = ConnectionOptions.options
         return Verb(name: "start", page: page) { [page] (parsed) throws(CommandError) in
-            let words = try parsed.positionals(required: ["<name>"], optional: nil, options: page.options)
+            let words = try parsed.verbArguments(required: ["<name>"], optional: nil, options: page.options)
             let name = words[0], parameters = Array(words.dropFirst())
             let connection = try ConnectionOptions(parsed)
             try checkWord(name, what: "loader name")
@@ -68,7 +68,7 @@ enum DaemonVerbs {
         page.arguments = [ArgumentSpec("<text>", help: "The message (none: clear the message line).")]
         page.options = ConnectionOptions.options
         return Verb(name: "message", page: page) { [page] (parsed) throws(CommandError) in
-            let joined = try parsed.positionals(required: [], optional: nil, options: page.options).joined(separator: " ")
+            let joined = try parsed.verbArguments(required: [], optional: nil, options: page.options).joined(separator: " ")
             let connection = try ConnectionOptions(parsed)
             if let bad = joined.unicodeScalars.first(where: { isControl($0) && $0 != "\t" }) {
                 throw .usage("the message contains control character \(hexCode(bad)); it must be one line")
@@ -88,7 +88,7 @@ enum DaemonVerbs {
         page.arguments = [ArgumentSpec("<PERCENT>", help: "A whole number from 0 to 100.")]
         page.options = ConnectionOptions.options
         return Verb(name: "brightness", page: page) { [page] (parsed) throws(CommandError) in
-            let words = try parsed.positionals(required: ["<PERCENT>"], optional: 0, options: page.options)
+            let words = try parsed.verbArguments(required: ["<PERCENT>"], optional: 0, options: page.options)
             guard let level = Int(words[0]) else { throw .usage("The value '\(words[0])' is invalid for '<PERCENT>'") }
             let connection = try ConnectionOptions(parsed)
             guard (0...100).contains(level) else { throw .usage("brightness must be from 0 to 100, got \(level)") }

@@ -14,7 +14,7 @@ enum ListVerb {
             usage: "loaderctl list [--names] [--daemon] [--json] " + ConnectionOptions.usage)
         page.options = [namesOption, daemonOption, jsonOption] + ConnectionOptions.options
         return Verb(name: "list", page: page) { [page] (parsed) throws(CommandError) in
-            _ = try parsed.positionals(required: [], optional: 0, options: page.options)
+            _ = try parsed.verbArguments(required: [], optional: 0, options: page.options)
             let connection = try ConnectionOptions(parsed)
             let json = parsed.has("json")
             let names: [String]

@@ -21,7 +21,7 @@ enum PreviewVerb {
         page.arguments = [SceneOptionsGroup.nameArgument]
         page.options = SceneOptionsGroup.options + [fpsOption, durationOption]
         return Verb(name: "preview", page: page) { [page] (parsed) throws(CommandError) in
-            let name = try parsed.positionals(required: ["<name>"], optional: 0, options: page.options)[0]
+            let name = try parsed.verbArguments(required: ["<name>"], optional: 0, options: page.options)[0]
             let scene = try SceneOptionsGroup(parsed, name: name)
             let fps = try parsed.number(fpsOption) { Int($0) } ?? 30
             let duration = try parsed.number(durationOption) { Double($0) }

@@ -23,7 +23,7 @@ enum RenderVerb {
         page.arguments = [SceneOptionsGroup.nameArgument]
         page.options = SceneOptionsGroup.options + [atOption, durationOption, fpsOption, zoomOption, outputOption]
         return Verb(name: "render", page: page) { [page] (parsed) throws(CommandError) in
-            let name = try parsed.positionals(required: ["<name>"], optional: 0, options: page.options)[0]
+            let name = try parsed.verbArguments(required: ["<name>"], optional: 0, options: page.options)[0]
             guard let output = parsed.last("output") else { throw .usage("Missing expected argument '--output <FILE>'") }
             let scene = try SceneOptionsGroup(parsed, name: name)
             let at = try parsed.number(atOption) { Double($0) } ?? 0

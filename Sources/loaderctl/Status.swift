@@ -8,7 +8,7 @@ enum StatusVerb {
             usage: "loaderctl status [--json] " + ConnectionOptions.usage)
         page.options = [OptionSpec(name: "json", kind: .flag, help: "Print the daemon's JSON verbatim.")] + ConnectionOptions.options
         return Verb(name: "status", page: page) { [page] (parsed) throws(CommandError) in
-            _ = try parsed.positionals(required: [], optional: 0, options: page.options)
+            _ = try parsed.verbArguments(required: [], optional: 0, options: page.options)
             let connection = try ConnectionOptions(parsed)
             let reply = try connection.send("status")
             if parsed.has("json") { connection.say(reply); return }

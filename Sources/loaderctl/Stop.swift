@@ -28,7 +28,7 @@ enum StopVerb {
         page.arguments = [ArgumentSpec("<mode>", help: "success, failure or now (default: just the exit animation). (values: success, failure, now)")]
         page.options = [waitOption, waitTimeoutOption] + ConnectionOptions.options
         return Verb(name: "stop", page: page) { [page] (parsed) throws(CommandError) in
-            let words = try parsed.positionals(required: [], optional: 1, options: page.options)
+            let words = try parsed.verbArguments(required: [], optional: 1, options: page.options)
             if let mode = words.first, !modes.contains(mode) { throw .usage("The value '\(mode)' is invalid for '<mode>'") }
             let waitTimeout = try parsed.number(waitTimeoutOption) { Double($0) } ?? 30
             guard waitTimeout.isFinite, waitTimeout > 0, waitTimeout <= 3600 else {

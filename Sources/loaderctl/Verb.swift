@@ -24,7 +24,7 @@ struct Verb: Sendable {
 extension ParsedArguments {
     /// The positionals for a verb taking `required` of them and up to `optional` more (nil: any
     /// number more); a missing one or an unknown option or an extra argument is a usage error.
-    func positionals(required: [String], optional: Int?, options: [OptionSpec]) throws(CommandError) -> [String] {
+    func verbArguments(required: [String], optional: Int?, options: [OptionSpec]) throws(CommandError) -> [String] {
         if positionals.count < required.count {
             throw .usage("Missing expected argument '\(required[positionals.count])'")
         }
