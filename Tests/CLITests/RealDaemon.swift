@@ -8,13 +8,14 @@ final class RealDaemon {
     let image: String
     private let process = Process()
 
-    init(size: String = "32x8", arguments: [String] = []) throws {
+    /// `fps`: the image display's frame rate (nil: its default).
+    init(size: String = "32x8", fps: Int? = nil, arguments: [String] = []) throws {
         directory = "/tmp/lctl-" + String(UUID().uuidString.prefix(8))
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         socket = directory + "/loaderd.sock"
         image = directory + "/frame.ppm"
         process.executableURL = Binary.productsDirectory.appendingPathComponent("loaderd")
-        process.arguments = ["--display", "image:path=\(image),size=\(size)", "--socket", socket, "--log-level", "warning"] + arguments
+        process.arguments = ["--display", "image:path=\(image),size=\(size)" + (fps.map { ",fps=\($0)" } ?? ""), "--socket", socket, "--log-level", "warning"] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

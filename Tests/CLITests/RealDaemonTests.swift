@@ -18,8 +18,10 @@ struct RealDaemonTests {
 
     private func frame(_ daemon: RealDaemon) -> RGBImage? { try? PPM.read(path: daemon.image) }
 
+    /// At 5 fps the cleared frame comes up to 200 ms after the daemon reports `idle`: returning
+    /// on `idle` alone would find the outcome mark still in the file.
     @Test func stopWaitReturnsOnlyOnceTheLastFrameIsDrawn() throws {
-        let daemon = try RealDaemon()
+        let daemon = try RealDaemon(fps: 5)
         #expect(try daemon.ctl(["start", "bar"]).status == 0)
         #expect(try daemon.ctl(["progress", "60"]).status == 0)
         #expect(eventually { self.frame(daemon).map { $0.bytes.contains { $0 > 0 } } ?? false }, "the bar is drawn")
@@ -30,7 +32,12 @@ struct RealDaemonTests {
         // On return the last frame is on the display: blank, and the daemon is idle.
         let last = try #require(frame(daemon))
         #expect(!last.bytes.contains { $0 != 0 })
-        #expect(try daemon.status()["state"] as? String == "idle")
+        let after = try daemon.status()
+        #expect(after["state"] as? String == "idle")
+        // And no frame was still to come: the count stays put past a whole frame interval (200 ms).
+        let drawn = try #require(after["frames_drawn"] as? Int)
+        usleep(400_000)
+        #expect(try daemon.status()["frames_drawn"] as? Int == drawn)
         // Nothing running: stop --wait returns at once, saying so once.
         let idle = try daemon.ctl(["stop", "--wait"])
         #expect(idle.status == 0 && idle.stdout == "stopped\n")
