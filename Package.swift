@@ -15,7 +15,6 @@ let package = Package(
         .library(name: "Transports", targets: ["Transports"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
@@ -29,6 +28,9 @@ let package = Package(
         // Typed wrappers over the system calls board code makes, in swift-system's manner
         // (swift-system itself does not build in Embedded mode).
         .target(name: "LinuxSystem", dependencies: ["CLinux"]),
+        // The command lines of loaderd and loaderctl, parsed by hand: options as data, ArgumentParser's
+        // help layout and messages, one exit-status convention (README, "Dependencies").
+        .target(name: "CommandLineKit", dependencies: ["CLinux"]),
         // LED wire transports: spidev, SPI bit-banged over libgpiod, and capture transports for tests.
         .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .target(name: "Transports", dependencies: ["CLinux", "CGpiod", "LinuxSystem"]),
@@ -51,18 +53,18 @@ let package = Package(
 
         .executableTarget(
             name: "loaderd",
-            // No ArgumentParser here: it cost more than the whole start-up budget (README, "Dependencies").
-            dependencies: ["LoaderDaemon", "Displays", "FixedPoint", "Loaders", "LinuxSystem"],
+            dependencies: ["LoaderDaemon", "Displays", "FixedPoint", "Loaders", "LinuxSystem", "CommandLineKit"],
             // The Swift runtime linked in: a dynamic one costs ~2 ms of loading and relocation per start
             // and ~3 MB of resident file pages (docs/PERFORMANCE.md, "The daemon").
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]
         ),
         .executableTarget(
             name: "loaderctl",
-            dependencies: [
-                "FixedPoint", "Raster", "Loaders", "Displays", "ImageCodecs",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            // Board code too (Embedded Swift in scripts/cross-build): no ArgumentParser, whose
+            // conformance scans were half of a `loaderctl ping`.
+            dependencies: ["FixedPoint", "Raster", "Loaders", "Displays", "ImageCodecs", "CLinux", "LinuxSystem", "CommandLineKit"],
+            // libm by name: Foundation used to bring it along. The runtime linked in, as loaderd's.
+            linkerSettings: [.linkedLibrary("m"), .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]
         ),
 
         .testTarget(

@@ -1,183 +1,114 @@
-import ArgumentParser
+import CommandLineKit
 import Loaders
 
 // The daemon verbs: each builds one request line of docs/PROTOCOL.md, checks what can be checked
 // here (so a typo is a usage error, exit 2, without a round trip), sends it with
 // `ConnectionOptions.send` and prints the reply's data. The daemon stays authoritative.
+// `stop` and `progress` have files of their own (stop --wait, negative progress).
 
 /// A request word must not break the line framing or the space-separated words.
-private func checkWord(_ word: String, what: String) throws {
-    if word.isEmpty { throw ValidationError("\(what) must not be empty") }
-    if let bad = word.unicodeScalars.first(where: { $0 == " " || $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
-        let shown = bad == " " ? "a space" : "control character U+" + String(bad.value, radix: 16, uppercase: true)
-        throw ValidationError("\(what) '\(word)' contains \(shown); the protocol separates words with spaces and requests with newlines")
+func checkWord(_ word: String, what: String) throws(CommandError) {
+    if word.isEmpty { throw .usage("\(what) must not be empty") }
+    if let bad = word.unicodeScalars.first(where: { $0 == " " || isControl($0) || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
+        let shown = bad == " " ? "a space" : "control character " + hexCode(bad)
+        throw .usage("\(what) '\(word)' contains \(shown); the protocol separates words with spaces and requests with newlines")
     }
 }
 
-struct Start: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Start a loader on the daemon's displays (from t = 0).",
-        discussion: """
-            Parameters are the loader's key=value settings (see `loaderctl list`); they are checked \
-            against this loaderctl's catalog before anything is sent. Starting the loader that is \
-            already running with the same parameters keeps its time.
-            Example: loaderctl start linkedin fill=#0a66c2 duration=1.2
-            """
-    )
+/// A verb that takes no arguments, sends `request` and prints the reply.
+private func simpleVerb(_ name: String, abstract: String, request: String) -> Verb {
+    var page = HelpPage(abstract: abstract, usage: "loaderctl \(name) " + ConnectionOptions.usage)
+    page.options = ConnectionOptions.options
+    return Verb(name: name, page: page) { [page] (parsed) throws(CommandError) in
+        _ = try parsed.verbArguments(required: [], optional: 0, options: page.options)
+        let connection = try ConnectionOptions(parsed)
+        connection.say(try connection.send(request))
+    }
+}
 
-    @Argument(help: "The loader (see `loaderctl list`).")
-    var name: String
+enum DaemonVerbs {
+    static let ping = simpleVerb("ping", abstract: "Check that the daemon answers (prints `pong`).", request: "ping")
+    static let version = simpleVerb("version", abstract: "Print the daemon's version and protocol version.", request: "version")
 
-    @Argument(help: ArgumentHelp("Loader parameters.", valueName: "key=value"))
-    var parameters: [String] = []
-
-    @OptionGroup var connection: ConnectionOptions
-
-    func validate() throws {
-        try checkWord(name, what: "loader name")
-        for word in parameters { try checkWord(word, what: "parameter") }
-        do {
-            let pairs = try Parameters.assignments(from: parameters, loader: name)
-            _ = try Catalog.make(name, assignments: pairs)
-        } catch let error as ParameterError {
-            throw ValidationError(error.description)
-        } catch let error as LoaderError {
-            throw ValidationError(error.description)
+    static let start: Verb = {
+        var page = HelpPage(
+            abstract: "Start a loader on the daemon's displays (from t = 0).",
+            discussion: """
+                Parameters are the loader's key=value settings (see `loaderctl list`); they are checked \
+                against this loaderctl's catalog before anything is sent. Starting the loader that is \
+                already running with the same parameters keeps its time.
+                Example: loaderctl start linkedin fill=#0a66c2 duration=1.2
+                """,
+            usage: "loaderctl start <name> [<key=value> ...] " + ConnectionOptions.usage)
+        page.arguments = [ArgumentSpec("<name>", help: "The loader (see `loaderctl list`)."),
+                          ArgumentSpec("<key=value>", help: "Loader parameters.")]
+        page.options = ConnectionOptions.options
+        return Verb(name: "start", page: page) { [page] (parsed) throws(CommandError) in
+            let words = try parsed.verbArguments(required: ["<name>"], optional: nil, options: page.options)
+            let name = words[0], parameters = Array(words.dropFirst())
+            let connection = try ConnectionOptions(parsed)
+            try checkWord(name, what: "loader name")
+            for word in parameters { try checkWord(word, what: "parameter") }
+            try checkLoader(name, parameters)
+            connection.say(try connection.send((["start"] + words).joined(separator: " ")))
         }
-    }
+    }()
 
-    func run() throws {
-        print(try connection.send((["start", name] + parameters).joined(separator: " ")))
-    }
-}
+    static let maximumMessageLength = 256
 
-struct Stop: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "End the loader: its exit animation, then an optional outcome mark.",
-        discussion: """
-            Without an outcome the loader plays its exit animation and the display clears. \
-            `success` or `failure` shows the outcome mark for a moment after it; `now` clears at once.
-            """
-    )
-
-    enum Mode: String, ExpressibleByArgument, CaseIterable {
-        case success, failure, now
-    }
-
-    @Argument(help: "success, failure or now (default: just the exit animation).")
-    var mode: Mode?
-
-    @OptionGroup var connection: ConnectionOptions
-
-    func run() throws {
-        print(try connection.send(mode.map { "stop \($0.rawValue)" } ?? "stop"))
-    }
-}
-
-struct ProgressCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "progress",
-        abstract: "Set determinate progress, 0 to 100 (starts the `bar` loader if none runs).",
-        discussion: """
-            Progress never goes backwards unless --force is given: a lower value is ignored and \
-            the reply shows the value kept.
-            """
-    )
-
-    @Argument(help: ArgumentHelp("A decimal number from 0 to 100, e.g. 40 or 62.5.", valueName: "PERCENT"))
-    var percent: String
-
-    @Flag(help: "Set the value even if it is lower than the current one.")
-    var force = false
-
-    @OptionGroup var connection: ConnectionOptions
-
-    func validate() throws {
-        // Plain decimals only (what the protocol accepts): no sign, exponent, inf or nan.
-        let bytes = Array(percent.utf8)
-        let digits = { (b: UInt8) in b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
-        let dots = bytes.filter { $0 == UInt8(ascii: ".") }.count
-        let form = !bytes.isEmpty && dots <= 1 && bytes.allSatisfy { digits($0) || $0 == UInt8(ascii: ".") }
-            && bytes.contains(where: digits)  // the daemon's forms: D+[.D*] and .D+
-        guard form, let value = Double(percent), value >= 0, value <= 100 else {
-            throw ValidationError("progress must be a decimal number from 0 to 100, got '\(percent)'")
+    static let message: Verb = {
+        var page = HelpPage(
+            abstract: "Show a line of text under the loader; without text, clear it.",
+            discussion: """
+                The words are joined with single spaces (quote the text to keep several). At most \
+                \(maximumMessageLength) characters.
+                Example: loaderctl message Starting network
+                """,
+            usage: "loaderctl message [<text> ...] " + ConnectionOptions.usage)
+        page.arguments = [ArgumentSpec("<text>", help: "The message (none: clear the message line).")]
+        page.options = ConnectionOptions.options
+        return Verb(name: "message", page: page) { [page] (parsed) throws(CommandError) in
+            let joined = try parsed.verbArguments(required: [], optional: nil, options: page.options).joined(separator: " ")
+            let connection = try ConnectionOptions(parsed)
+            if let bad = joined.unicodeScalars.first(where: { isControl($0) && $0 != "\t" }) {
+                throw .usage("the message contains control character \(hexCode(bad)); it must be one line")
+            }
+            guard joined.count <= maximumMessageLength else {
+                throw .usage("the message is \(joined.count) characters; at most \(maximumMessageLength) are shown")
+            }
+            let reply = try connection.send(joined.isEmpty ? "message" : "message " + joined)
+            if !reply.isEmpty { connection.say(reply) }
         }
-    }
+    }()
 
-    func run() throws {
-        print(try connection.send("progress \(percent)" + (force ? " force" : "")))
-    }
-}
-
-struct Message: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Show a line of text under the loader; without text, clear it.",
-        discussion: """
-            The words are joined with single spaces (quote the text to keep several). At most \
-            \(Message.maximumLength) characters.
-            Example: loaderctl message Starting network
-            """
-    )
-
-    static let maximumLength = 256
-
-    @Argument(help: "The message (none: clear the message line).")
-    var text: [String] = []
-
-    var joined: String { text.joined(separator: " ") }
-
-    @OptionGroup var connection: ConnectionOptions
-
-    func validate() throws {
-        if let bad = joined.unicodeScalars.first(where: { $0.properties.generalCategory == .control && $0 != "\t" }) {
-            throw ValidationError("the message contains control character U+\(String(bad.value, radix: 16, uppercase: true)); it must be one line")
+    static let brightness: Verb = {
+        var page = HelpPage(
+            abstract: "Set the display brightness, 0 to 100 (LED intensity; framebuffers scale colours).",
+            usage: "loaderctl brightness <PERCENT> " + ConnectionOptions.usage)
+        page.arguments = [ArgumentSpec("<PERCENT>", help: "A whole number from 0 to 100.")]
+        page.options = ConnectionOptions.options
+        return Verb(name: "brightness", page: page) { [page] (parsed) throws(CommandError) in
+            let words = try parsed.verbArguments(required: ["<PERCENT>"], optional: 0, options: page.options)
+            guard let level = Int(words[0]) else { throw .usage("The value '\(words[0])' is invalid for '<PERCENT>'") }
+            let connection = try ConnectionOptions(parsed)
+            guard (0...100).contains(level) else { throw .usage("brightness must be from 0 to 100, got \(level)") }
+            connection.say(try connection.send("brightness \(level)"))
         }
-        guard joined.count <= Self.maximumLength else {
-            throw ValidationError("the message is \(joined.count) characters; at most \(Self.maximumLength) are shown")
-        }
-    }
-
-    func run() throws {
-        let reply = try connection.send(joined.isEmpty ? "message" : "message " + joined)
-        if !reply.isEmpty { print(reply) }
-    }
+    }()
 }
 
-struct Ping: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Check that the daemon answers (prints `pong`).")
-
-    @OptionGroup var connection: ConnectionOptions
-
-    func run() throws {
-        print(try connection.send("ping"))
+/// The loader and its parameters against this loaderctl's catalog.
+@discardableResult
+func checkLoader(_ name: String, _ parameters: [String]) throws(CommandError) -> AnyLoader {
+    let pairs: [(key: String, value: String)]
+    do throws(ParameterError) {
+        pairs = try Parameters.assignments(from: parameters, loader: name)
+    } catch {
+        throw .usage(error.description)
     }
-}
-
-struct Brightness: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Set the display brightness, 0 to 100 (LED intensity; framebuffers scale colours)."
-    )
-
-    @Argument(help: ArgumentHelp("A whole number from 0 to 100.", valueName: "PERCENT"))
-    var level: Int
-
-    @OptionGroup var connection: ConnectionOptions
-
-    func validate() throws {
-        guard (0...100).contains(level) else { throw ValidationError("brightness must be from 0 to 100, got \(level)") }
-    }
-
-    func run() throws {
-        print(try connection.send("brightness \(level)"))
-    }
-}
-
-struct Version: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print the daemon's version and protocol version.")
-
-    @OptionGroup var connection: ConnectionOptions
-
-    func run() throws {
-        print(try connection.send("version"))
+    do throws(LoaderError) {
+        return try Catalog.make(name, assignments: pairs)
+    } catch {
+        throw .usage(error.description)
     }
 }

@@ -1,51 +1,5 @@
-import ArgumentParser
 import CLinux
 import LinuxSystem
-
-/// The options every daemon verb shares: where the socket is and how long to wait.
-struct ConnectionOptions: ParsableArguments {
-    static let defaultSocket = "/run/loaderd/loaderd.sock"
-
-    @Option(help: ArgumentHelp(
-        "The daemon's control socket (default: $LOADERD_SOCKET, else /run/loaderd/loaderd.sock).",
-        valueName: "PATH"))
-    var socket: String?
-
-    @Option(help: ArgumentHelp("Seconds to wait for the daemon to accept and answer.", valueName: "SECONDS"))
-    var timeout: Double = 5
-
-    /// `--socket`, else a non-empty `$LOADERD_SOCKET`, else the default path.
-    var socketPath: String {
-        if let socket { return socket }
-        if let env = getenv("LOADERD_SOCKET"), env.pointee != 0 { return String(cString: env) }
-        return Self.defaultSocket
-    }
-
-    func validate() throws {
-        guard timeout.isFinite, timeout > 0, timeout <= 3600 else {
-            throw ValidationError("--timeout must be more than 0 and at most 3600 seconds, got \(timeout)")
-        }
-        let path = socketPath
-        guard !path.isEmpty else { throw ValidationError("--socket must not be empty") }
-        guard path.utf8.count < DaemonClient.maximumPathLength else {
-            throw ValidationError("socket path '\(path)' is \(path.utf8.count) bytes; a Unix socket path must be shorter than \(DaemonClient.maximumPathLength)")
-        }
-        guard !path.utf8.contains(0) else { throw ValidationError("socket path must not contain a NUL byte") }
-    }
-
-    /// Sends one request line and returns the data of an `OK` reply (`""` for a bare `OK`).
-    /// `ERR` throws a `RuntimeFailure` carrying the daemon's message (exit 1); an unreachable
-    /// daemon throws one with exit 3.
-    func send(_ request: String) throws(RuntimeFailure) -> String {
-        let client = DaemonClient(path: socketPath, timeout: timeout)
-        let line = try client.exchange(request)
-        switch DaemonReply(line) {
-        case .ok(let data): return data
-        case .err(_, let message): throw RuntimeFailure(message)
-        case .unexpected(let text): throw RuntimeFailure("unexpected reply from loaderd at \(socketPath): '\(text)'")
-        }
-    }
-}
 
 /// A reply line of the control protocol (docs/PROTOCOL.md): `OK [data]` or `ERR code message`.
 enum DaemonReply: Equatable {
@@ -197,8 +151,3 @@ struct DaemonClient {
 }
 
 func errorText(_ e: Int32) -> String { String(cString: strerror(e)) }
-
-/// `5`, `0.25`: seconds without a needless `.0`.
-func formatSeconds(_ s: Double) -> String {
-    s == s.rounded() && abs(s) < 1e15 ? String(Int(s)) : String(s)
-}

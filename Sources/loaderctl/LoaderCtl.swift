@@ -1,63 +1,106 @@
-import ArgumentParser
 import CLinux
+import CommandLineKit
 import LinuxSystem
 
 @main
-struct LoaderCtl: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "loaderctl",
-        abstract: "Drive the loaderd boot splash, and render its loaders offline.",
-        discussion: """
-            Daemon verbs talk to loaderd over its control socket (--socket, $LOADERD_SOCKET, \
-            else /run/loaderd/loaderd.sock): start, stop, progress, message, status, ping, \
-            brightness, version, list --daemon.
-            Offline (no daemon needed): `render` writes a frame or an animation to a file, `preview` \
-            animates a loader in this terminal, `list` shows every loader and its parameters.
-            Exit status: 0 done; 1 the daemon refused (its message is printed) or an offline verb \
-            failed; 2 usage error (nothing sent); 3 the daemon could not be reached.
-            """,
-        subcommands: [
-            Start.self, Stop.self, ProgressCommand.self, Message.self, Status.self, Ping.self,
-            Brightness.self, Version.self,
-            Render.self, Preview.self, List.self,
-        ]
-    )
+enum LoaderCtl {
+    static let verbs: [Verb] = [
+        DaemonVerbs.start, StopVerb.verb, ProgressVerb.verb, DaemonVerbs.message, StatusVerb.verb, DaemonVerbs.ping,
+        DaemonVerbs.brightness, DaemonVerbs.version, RenderVerb.verb, PreviewVerb.verb, ListVerb.verb,
+    ]
 
-    /// Parses and runs like ArgumentParser's default `main()`, but with loaderctl's exit statuses:
-    /// usage errors exit 2 (ArgumentParser's default is 64, EX_USAGE), `RuntimeFailure`s exit
-    /// with their own status (1 or 3) after a one-line `loaderctl: ...` message, and help
-    /// (`--help`, `help VERB`) still prints to stdout and exits 0.
+    static let rootPage: HelpPage = {
+        var page = HelpPage(
+            abstract: "Drive the loaderd boot splash, and render its loaders offline.",
+            discussion: """
+                Daemon verbs talk to loaderd over its control socket (--socket, $LOADERD_SOCKET, \
+                else /run/loaderd/loaderd.sock): start, stop, progress, message, status, ping, \
+                brightness, version, list --daemon. Their options may come before the verb too: \
+                loaderctl --socket PATH ping.
+                Offline (no daemon needed): `render` writes a frame or an animation to a file, `preview` \
+                animates a loader in this terminal, `list` shows every loader and its parameters.
+                Exit status: 0 done; 1 the daemon refused (its message is printed) or an offline verb \
+                failed; 2 usage error (nothing sent); 3 the daemon could not be reached.
+                """,
+            usage: "loaderctl [--socket <PATH>] [--timeout <SECONDS>] [--quiet] <subcommand>")
+        page.options = ConnectionOptions.options
+        page.listsVersion = true
+        page.subcommands = verbs.map { (name: $0.name, abstract: $0.page.abstract) }
+        page.subcommandsFooter = "  See 'loaderctl help <subcommand>' for detailed help."
+        return page
+    }()
+
     static func main() {
-        do {
-            var command = try parseAsRoot()
-            try command.run()
-        } catch let failure as RuntimeFailure {
-            printError("loaderctl: \(failure.description)")
-            CLinux.exit(failure.exitCode)
-        } catch {
-            if exitCode(for: error) == .validationFailure {
-                // ValidationError from validate()/run() and every parse error (unknown option,
-                // missing argument, a value of the wrong type) land here.
-                printError(fullMessage(for: error))
-                CLinux.exit(ExitStatus.usage)
+        let arguments = Array(ProcessArguments.all.dropFirst())
+        // The words before the verb: options of the verb given early (`--socket PATH ping`).
+        // They join the verb's own words, so the verb checks them as if given after it.
+        var early: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            if word == "-h" || word == "--help" { showHelp(rootPage, trailingBlank: false) }
+            if word == "--version" { writeOut("loaderctl " + ProjectVersion.version + "\n"); exit(ExitCode.success) }
+            if !word.hasPrefix("-") || word == "-" { break }
+            early.append(word)
+            index += 1
+            // A value option given as two words takes the next one (even one like a verb's name).
+            if (word == "--socket" || word == "--timeout"), index < arguments.count {
+                early.append(arguments[index])
+                index += 1
             }
-            // CleanExit (help, --version), ExitCode, and anything else: ArgumentParser's way.
-            exit(withError: error)
         }
+        guard index < arguments.count else {
+            if let error = ArgumentSyntax.leftovers(earlyOnly(early), options: ConnectionOptions.options) {
+                exitWithUsageError(error, usage: rootPage.usage, helpCommand: "loaderctl --help")
+            }
+            showHelp(rootPage, trailingBlank: false)
+        }
+        var name = arguments[index]
+        var rest = early + arguments[(index + 1)...]
+        if name == "help" {
+            // `loaderctl help VERB`: VERB's help; `loaderctl help`: this one.
+            guard let verbName = rest.first(where: { !$0.hasPrefix("-") }) else { showHelp(rootPage, trailingBlank: false) }
+            name = verbName
+            rest = ["--help"]
+        }
+        guard let verb = verbs.first(where: { $0.name == name }) else {
+            exitWithUsageError(UsageError(message: "Unexpected argument '\(name)'"), usage: "loaderctl <subcommand>", helpCommand: "loaderctl --help")
+        }
+        run(verb, Array(rest))
     }
-}
 
-/// One line (or block) to stderr, newline-terminated.
-func printError(_ text: String) {
-    var line = text
-    if !line.hasSuffix("\n") { line += "\n" }
-    fflush(nil)  // stdout first, so the two streams stay in order on a shared terminal
-    line.withUTF8 { buffer in
-        var offset = 0
-        while offset < buffer.count {
-            let n = write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-            if n < 0 { if errno == EINTR { continue }; return }
-            offset += n
+    /// Parses the verb's words and runs it: help and --version first, then the verb's own checks;
+    /// a usage error exits 2 (nothing was sent), a failure 1 or 3 with `loaderctl: <why>`.
+    static func run(_ verb: Verb, _ words: [String]) -> Never {
+        let parsed: ParsedArguments
+        do throws(UsageError) {
+            parsed = try ArgumentSyntax.parse(words, options: verb.page.options, negativeNumbers: verb.negativeNumbers)
+        } catch {
+            exitWithUsageError(error, usage: verb.page.usage, helpCommand: "loaderctl \(verb.name) --help")
         }
+        if parsed.helpRequested { showHelp(verb.page, trailingBlank: true) }
+        if parsed.versionRequested { writeOut("loaderctl " + ProjectVersion.version + "\n"); exit(ExitCode.success) }
+        do throws(CommandError) {
+            try verb.run(parsed)
+        } catch {
+            switch error {
+            case .usage(let usage):
+                exitWithUsageError(usage, usage: verb.page.usage, helpCommand: "loaderctl \(verb.name) --help")
+            case .failure(let failure):
+                printError("loaderctl: " + failure.description)
+                exit(failure.exitCode)
+            }
+        }
+        exit(ExitCode.success)
+    }
+
+    /// Options given before no verb at all: only unknown ones are worth an error.
+    static func earlyOnly(_ words: [String]) -> ParsedArguments {
+        (try? ArgumentSyntax.parse(words, options: ConnectionOptions.options)) ?? ParsedArguments()
+    }
+
+    static func showHelp(_ page: HelpPage, trailingBlank: Bool) -> Never {
+        writeOut(page.render(width: HelpText.screenWidth) + (trailingBlank ? "\n" : ""))
+        exit(ExitCode.success)
     }
 }

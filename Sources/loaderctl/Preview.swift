@@ -1,4 +1,4 @@
-import ArgumentParser
+import CommandLineKit
 import Displays
 import FixedPoint
 import CLinux
@@ -6,31 +6,33 @@ import LinuxSystem
 import Loaders
 import Raster
 
-struct Preview: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Animate a loader in this terminal at its real speed (Ctrl-C to stop).",
-        discussion: """
-            Needs a terminal with 24-bit colour; each character cell shows two pixels (upper half \
-            block). The cursor and colours are restored on exit, including Ctrl-C.
-            """
-    )
+enum PreviewVerb {
+    static let fpsOption = OptionSpec(name: "fps", kind: .value, help: "Frames per second (1 to 120). (default: 30)")
+    static let durationOption = OptionSpec(name: "duration", kind: .value, valueName: "SECONDS", help: "Stop after this many seconds (default: run until interrupted).")
 
-    @OptionGroup var scene: SceneOptionsGroup
+    static let verb: Verb = {
+        var page = HelpPage(
+            abstract: "Animate a loader in this terminal at its real speed (Ctrl-C to stop).",
+            discussion: """
+                Needs a terminal with 24-bit colour; each character cell shows two pixels (upper half \
+                block). The cursor and colours are restored on exit, including Ctrl-C.
+                """,
+            usage: "loaderctl preview <name> [--size <WxH>] [--progress <PERCENT>] [--message <message>] [--set <key=value> ...] [--background <COLOR>] [--margin <margin>] [--message-style <STYLE>] [--stop-at <SECONDS>] [--outcome <OUTCOME>] [--fps <fps>] [--duration <SECONDS>]")
+        page.arguments = [SceneOptionsGroup.nameArgument]
+        page.options = SceneOptionsGroup.options + [fpsOption, durationOption]
+        return Verb(name: "preview", page: page) { [page] (parsed) throws(CommandError) in
+            let name = try parsed.verbArguments(required: ["<name>"], optional: 0, options: page.options)[0]
+            let scene = try SceneOptionsGroup(parsed, name: name)
+            let fps = try parsed.number(fpsOption) { Int($0) } ?? 30
+            let duration = try parsed.number(durationOption) { Double($0) }
+            guard (1...120).contains(fps) else { throw .usage("--fps must be from 1 to 120, got \(fps)") }
+            if let duration, !(duration.isFinite && duration > 0) { throw .usage("--duration must be a positive number of seconds") }
+            animate(scene, fps: fps, duration: duration)
+        }
+    }()
 
-    @Option(help: "Frames per second (1 to 120).")
-    var fps: Int = 30
-
-    @Option(help: ArgumentHelp("Stop after this many seconds (default: run until interrupted).", valueName: "SECONDS"))
-    var duration: Double?
-
-    func validate() throws {
-        guard (1...120).contains(fps) else { throw ValidationError("--fps must be from 1 to 120, got \(fps)") }
-        if let duration, !(duration.isFinite && duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
-    }
-
-    func run() throws {
-        var scene = try scene.makeScene()
-        let background = try self.scene.backgroundColor()
+    static func animate(_ options: SceneOptionsGroup, fps: Int, duration: Double?) {
+        var scene = options.makeScene()
         var terminal = TerminalRenderer()
         let rows = TerminalRenderer.rows(forHeight: scene.canvas.height)
         let end = duration.map { Time.microseconds(seconds: $0) }
@@ -45,8 +47,8 @@ struct Preview: ParsableCommand {
             // Frames are scheduled at absolute times start + n/fps; a late frame is skipped, not queued.
             let now = monotonicMicroseconds() - start
             if let end, now >= end { break }
-            scene.render(self.scene.state(at: now))
-            let text = terminal.render(scene.canvas, background: background)
+            scene.render(options.state(at: now))
+            let text = terminal.render(scene.canvas, background: options.background)
             writeOut((frame == 0 ? "" : TerminalRenderer.cursorUp(rows) + "\r") + text)
             frame = now / frameInterval + 1
             sleepUntil(start + frame * frameInterval)
@@ -65,18 +67,6 @@ func monotonicMicroseconds() -> Int64 {
 func sleepUntil(_ deadline: Int64) {
     var ts = timespec(tv_sec: Int(deadline / 1_000_000), tv_nsec: Int(deadline % 1_000_000) * 1000)
     while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
-}
-
-func writeOut(_ text: String) {
-    var text = text
-    text.withUTF8 { buffer in
-        var offset = 0
-        while offset < buffer.count {
-            let n = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-            if n < 0 { if errno == EINTR { continue }; return }
-            offset += n
-        }
-    }
 }
 
 /// On Ctrl-C or SIGTERM: reset colours, show the cursor, move below the picture, exit 130/143.

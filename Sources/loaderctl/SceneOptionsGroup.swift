@@ -1,77 +1,85 @@
-import ArgumentParser
+import CommandLineKit
 import FixedPoint
 import Loaders
 import Raster
 
 /// The options shared by `render` and `preview`: which loader, at what size, in what state.
-struct SceneOptionsGroup: ParsableArguments {
-    @Argument(help: "The loader to draw (see `loaderctl list`).")
+struct SceneOptionsGroup {
+    static let sizeOption = OptionSpec(name: "size", kind: .value, valueName: "WxH", help: "Canvas size in pixels, WIDTHxHEIGHT (1 to 4096 each). (default: 64x16)")
+    static let progressOption = OptionSpec(name: "progress", kind: .value, valueName: "PERCENT", help: "Determinate progress, 0 to 100 (omit for an indeterminate loader).")
+    static let marginOption = OptionSpec(name: "margin", kind: .value, help: "Empty pixels kept around the loader. (default: 0)")
+    static let stopAtOption = OptionSpec(name: "stop-at", kind: .value, valueName: "SECONDS", help: "Stop the loader at this time (seconds), to see its exit.")
+    static let options: [OptionSpec] = [
+        sizeOption, progressOption,
+        OptionSpec(name: "message", kind: .value, help: "A message line under the loader (the text itself for `shimmer`)."),
+        OptionSpec(name: "set", kind: .value, valueName: "key=value", help: "A loader parameter, repeatable (see `loaderctl list`)."),
+        OptionSpec(name: "background", kind: .value, valueName: "COLOR", help: "Background colour: #RRGGBB or a name. (default: black)"),
+        marginOption,
+        OptionSpec(name: "message-style", kind: .value, valueName: "STYLE", help: "Style of the message line: plain, grok, chatgpt or calm. (default: plain)"),
+        stopAtOption,
+        OptionSpec(name: "outcome", kind: .value, valueName: "OUTCOME", help: "Outcome shown after the exit when --stop-at is given: success or failure."),
+    ]
+    static let nameArgument = ArgumentSpec("<name>", help: "The loader to draw (see `loaderctl list`).")
+
     var name: String
-
-    @Option(help: ArgumentHelp("Canvas size in pixels, WIDTHxHEIGHT (1 to 4096 each).", valueName: "WxH"))
-    var size: CanvasSize = CanvasSize(width: 64, height: 16)
-
-    @Option(help: ArgumentHelp("Determinate progress, 0 to 100 (omit for an indeterminate loader).", valueName: "PERCENT"))
+    var width = 64
+    var height = 16
     var progress: Double?
-
-    @Option(help: "A message line under the loader (the text itself for `shimmer`).")
     var message: String?
-
-    @Option(name: .customLong("set"), help: ArgumentHelp("A loader parameter, repeatable (see `loaderctl list`).", valueName: "key=value"))
     var assignments: [String] = []
-
-    @Option(help: ArgumentHelp("Background colour: #RRGGBB or a name.", valueName: "COLOR"))
-    var background: String = "black"
-
-    @Option(help: "Empty pixels kept around the loader.")
-    var margin: Int = 0
-
-    @Option(help: ArgumentHelp("Style of the message line: plain, grok, chatgpt or calm.", valueName: "STYLE"))
-    var messageStyle: String = "plain"
-
-    @Option(help: ArgumentHelp("Stop the loader at this time (seconds), to see its exit.", valueName: "SECONDS"))
+    var background = Color.black
+    var margin = 0
+    var messageStyle = MessageStyle.plain
     var stopAt: Double?
+    var outcome: Outcome?
+    let loader: AnyLoader
 
-    @Option(help: ArgumentHelp("Outcome shown after the exit when --stop-at is given: success or failure.", valueName: "OUTCOME"))
-    var outcome: String?
-
-    func validate() throws {
+    /// Reads and checks the scene options; `name` is the verb's one positional.
+    init(_ parsed: ParsedArguments, name: String) throws(CommandError) {
+        self.name = name
+        if let size = try parsed.number(Self.sizeOption, Self.canvasSize) { width = size.width; height = size.height }
+        progress = try parsed.number(Self.progressOption) { Double($0) }
+        message = parsed.last("message")
+        assignments = parsed.all("set")
+        margin = try parsed.number(Self.marginOption) { Int($0) } ?? 0
+        stopAt = try parsed.number(Self.stopAtOption) { Double($0) }
         if let progress, !(progress.isFinite && (0...100).contains(progress)) {
-            throw ValidationError("--progress must be a number from 0 to 100, got \(progress)")
+            throw .usage("--progress must be a number from 0 to 100, got \(progress)")
         }
-        if margin < 0 || margin > 1000 { throw ValidationError("--margin must be from 0 to 1000, got \(margin)") }
-        if MessageStyle(rawValue: messageStyle) == nil {
-            throw ValidationError("--message-style must be one of " + MessageStyle.allCases.map { $0.rawValue }.joined(separator: ", ") + ", got '\(messageStyle)'")
+        if margin < 0 || margin > 1000 { throw .usage("--margin must be from 0 to 1000, got \(margin)") }
+        let style = parsed.last("message-style") ?? "plain"
+        guard let messageStyle = MessageStyle(rawValue: style) else {
+            throw .usage("--message-style must be one of " + MessageStyle.allCases.map { $0.rawValue }.joined(separator: ", ") + ", got '\(style)'")
         }
-        if let stopAt, !(stopAt.isFinite && stopAt >= 0) { throw ValidationError("--stop-at must be a time in seconds ≥ 0, got \(stopAt)") }
-        if let outcome, Outcome(rawValue: outcome) == nil {
-            throw ValidationError("--outcome must be success or failure, got '\(outcome)'")
+        self.messageStyle = messageStyle
+        if let stopAt, !(stopAt.isFinite && stopAt >= 0) { throw .usage("--stop-at must be a time in seconds ≥ 0, got \(stopAt)") }
+        if let text = parsed.last("outcome") {
+            guard let outcome = Outcome(rawValue: text) else { throw .usage("--outcome must be success or failure, got '\(text)'") }
+            self.outcome = outcome
         }
-        if outcome != nil && stopAt == nil { throw ValidationError("--outcome needs --stop-at") }
-        _ = try backgroundColor()
-        _ = try makeLoader()
+        if outcome != nil && stopAt == nil { throw .usage("--outcome needs --stop-at") }
+        let backgroundText = parsed.last("background") ?? "black"
+        do throws(ColorParseError) {
+            background = try Color(parsing: backgroundText)
+        } catch {
+            throw .usage("--background: " + error.description)
+        }
+        loader = try checkLoader(name, assignments)
     }
 
-    func backgroundColor() throws -> Color {
-        do { return try Color(parsing: background) } catch { throw ValidationError("--background: \(error)") }
+    /// `WIDTHxHEIGHT`, each 1...4096.
+    static func canvasSize(_ text: String) -> (width: Int, height: Int)? {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
+              (1...Canvas.maximumSide).contains(w), (1...Canvas.maximumSide).contains(h) else { return nil }
+        return (width: w, height: h)
     }
 
-    func makeLoader() throws -> AnyLoader {
-        do {
-            let pairs = try Parameters.assignments(from: assignments, loader: name)
-            return try Catalog.make(name, assignments: pairs)
-        } catch let error as ParameterError {
-            throw ValidationError(error.description)
-        } catch let error as LoaderError {
-            throw ValidationError(error.description)
-        }
-    }
-
-    func makeScene() throws -> Scene {
+    func makeScene() -> Scene {
         var options = SceneOptions()
         options.margin = margin
-        options.messageStyle = MessageStyle(rawValue: messageStyle) ?? .plain
-        return Scene(loader: try makeLoader(), width: size.width, height: size.height, options: options)
+        options.messageStyle = messageStyle
+        return Scene(loader: loader, width: width, height: height, options: options)
     }
 
     /// The frame state at `elapsed`: the offline renderer makes up what the daemon would hold.
@@ -81,25 +89,8 @@ struct SceneOptionsGroup: ParsableArguments {
         state.message = message
         if let stopAt {
             let stopTime = Time.microseconds(seconds: stopAt)
-            if elapsed >= stopTime { state.stop = StopState(at: stopTime, outcome: outcome.flatMap(Outcome.init(rawValue:))) }
+            if elapsed >= stopTime { state.stop = StopState(at: stopTime, outcome: outcome) }
         }
         return state
     }
-}
-
-/// `WIDTHxHEIGHT`, each 1...4096.
-struct CanvasSize: ExpressibleByArgument, Sendable {
-    var width: Int
-    var height: Int
-
-    init(width: Int, height: Int) { self.width = width; self.height = height }
-
-    init?(argument: String) {
-        let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
-              (1...Canvas.maximumSide).contains(w), (1...Canvas.maximumSide).contains(h) else { return nil }
-        width = w; height = h
-    }
-
-    var defaultValueDescription: String { "\(width)x\(height)" }
 }

@@ -1,100 +1,59 @@
-import ArgumentParser
-// FoundationEssentials, not Foundation: its JSONDecoder is all `status` needs, and
-// ArgumentParser links it already. Importing Foundation itself (for JSONSerialization) made
-// every loaderctl call load libFoundation and ICU: measured 21 MB peak RSS and ~45 ms per call
-// against 15 MB and ~30 ms, paid by boot scripts that run `loaderctl progress` many times.
-import FoundationEssentials
+import CommandLineKit
 
-struct Status: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Show what the daemon is doing: loader, progress, message, displays, frames.",
-        discussion: "--json prints the daemon's one-line JSON object as it came (see docs/PROTOCOL.md)."
-    )
-
-    @Flag(help: "Print the daemon's JSON verbatim.")
-    var json = false
-
-    @OptionGroup var connection: ConnectionOptions
-
-    func run() throws {
-        let reply = try connection.send("status")
-        if json { print(reply); return }
-        guard let status = try? JSONDecoder().decode(DaemonStatus.self, from: Data(reply.utf8)) else {
-            throw RuntimeFailure("the daemon's status is not a JSON object: \(reply)")
+enum StatusVerb {
+    static let verb: Verb = {
+        var page = HelpPage(
+            abstract: "Show what the daemon is doing: loader, progress, message, displays, frames.",
+            discussion: "--json prints the daemon's one-line JSON object as it came (see docs/PROTOCOL.md).",
+            usage: "loaderctl status [--json] " + ConnectionOptions.usage)
+        page.options = [OptionSpec(name: "json", kind: .flag, help: "Print the daemon's JSON verbatim.")] + ConnectionOptions.options
+        return Verb(name: "status", page: page) { [page] (parsed) throws(CommandError) in
+            _ = try parsed.verbArguments(required: [], optional: 0, options: page.options)
+            let connection = try ConnectionOptions(parsed)
+            let reply = try connection.send("status")
+            if parsed.has("json") { connection.say(reply); return }
+            guard let status = JSONValue(parsing: reply), case .object = status else {
+                throw .failure(RuntimeFailure("the daemon's status is not a JSON object: \(reply)"))
+            }
+            if !connection.quiet { writeOut(summary(status)) }
         }
-        print(status.summary, terminator: "")
-    }
-}
+    }()
 
-/// The `status` JSON of docs/PROTOCOL.md. Every field is optional and a field of an unexpected
-/// type is skipped, so a newer daemon with more (or changed) fields still gets a summary.
-struct DaemonStatus: Decodable {
-    struct DisplayInfo: Decodable {
-        var name: String?
-        var width: Int?
-        var height: Int?
-        var fps: Int?
-    }
-
-    var loader: String?
-    var state: String?
-    var elapsed: Double?
-    var progress: Double?
-    var message: String?
-    var displays: [DisplayInfo]?
-    var fps: Int?
-    var framesDrawn: Int?
-    var framesDropped: Int?
-    var brightness: Int?
-    var clients: Int?
-
-    enum CodingKeys: String, CodingKey {
-        case loader, state, elapsed, progress, message, displays, fps, brightness, clients
-        case framesDrawn = "frames_drawn", framesDropped = "frames_dropped"
-    }
-
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        func field<T: Decodable>(_ key: CodingKeys) -> T? { (try? c.decodeIfPresent(T.self, forKey: key)) ?? nil }
-        loader = field(.loader); state = field(.state); elapsed = field(.elapsed); progress = field(.progress)
-        message = field(.message); displays = field(.displays); fps = field(.fps)
-        framesDrawn = field(.framesDrawn); framesDropped = field(.framesDropped)
-        brightness = field(.brightness); clients = field(.clients)
-    }
-
-    /// The readable form: one `label: value` line per field that is present.
-    var summary: String {
-        var lines: [(String, String)] = []
-        let state = state ?? "unknown"
-        if let loader {
-            lines.append(("loader", "\(loader) (\(state)" + (elapsed.map { ", " + decimal($0) + " s" } ?? "") + ")"))
+    /// The readable form of the `status` JSON (docs/PROTOCOL.md): one `label: value` line per
+    /// field that is present. A field of an unexpected type is skipped, so a newer daemon with
+    /// more (or changed) fields still gets a summary.
+    static func summary(_ status: JSONValue) -> String {
+        var lines: [(label: String, value: String)] = []
+        let state = status["state"]?.string ?? "unknown"
+        if let loader = status["loader"]?.string {
+            lines.append((label: "loader", value: "\(loader) (\(state)" + (status["elapsed"]?.number.map { ", " + decimal($0) + " s" } ?? "") + ")"))
         } else {
-            lines.append(("loader", "none (\(state))"))
+            lines.append((label: "loader", value: "none (\(state))"))
         }
-        if let progress { lines.append(("progress", decimal(progress) + " %")) }
-        if let message { lines.append(("message", message)) }
-        if let displays {
-            if displays.isEmpty { lines.append(("displays", "none")) }
+        if let progress = status["progress"]?.number { lines.append((label: "progress", value: decimal(progress) + " %")) }
+        if let message = status["message"]?.string { lines.append((label: "message", value: message)) }
+        if let displays = status["displays"]?.array {
+            if displays.isEmpty { lines.append((label: "displays", value: "none")) }
             for (i, d) in displays.enumerated() {
-                var text = d.name ?? "?"
-                if let w = d.width, let h = d.height { text += ", \(w)x\(h)" }
-                if let fps = d.fps { text += " at \(fps) fps" }
-                lines.append((i == 0 ? "displays" : "", text))
+                var text = d["name"]?.string ?? "?"
+                if let w = d["width"]?.integer, let h = d["height"]?.integer { text += ", \(w)x\(h)" }
+                if let fps = d["fps"]?.integer { text += " at \(fps) fps" }
+                lines.append((label: i == 0 ? "displays" : "", value: text))
             }
         }
         var frames: [String] = []
-        if let framesDrawn { frames.append("\(framesDrawn) drawn") }
-        if let framesDropped { frames.append("\(framesDropped) dropped") }
-        if let fps { frames.append("\(fps) fps") }
-        if !frames.isEmpty { lines.append(("frames", frames.joined(separator: ", "))) }
-        if let brightness { lines.append(("brightness", "\(brightness) %")) }
-        if let clients { lines.append(("clients", "\(clients)")) }
-        return lines.map { label, value in (label.isEmpty ? "" : label + ":").padding(to: 12) + value + "\n" }.joined()
+        if let drawn = status["frames_drawn"]?.integer { frames.append("\(drawn) drawn") }
+        if let dropped = status["frames_dropped"]?.integer { frames.append("\(dropped) dropped") }
+        if let fps = status["fps"]?.integer { frames.append("\(fps) fps") }
+        if !frames.isEmpty { lines.append((label: "frames", value: frames.joined(separator: ", "))) }
+        if let brightness = status["brightness"]?.integer { lines.append((label: "brightness", value: "\(brightness) %")) }
+        if let clients = status["clients"]?.integer { lines.append((label: "clients", value: "\(clients)")) }
+        return lines.map { line in (line.label.isEmpty ? "" : line.label + ":").padding(to: 12) + line.value + "\n" }.joined()
     }
 
-    /// One decimal place, e.g. `12.3` (no Foundation formatting needed).
-    private func decimal(_ value: Double) -> String {
-        guard value.isFinite else { return String(value) }
+    /// One decimal place, e.g. `12.3`.
+    static func decimal(_ value: Double) -> String {
+        guard value.isFinite else { return "\(value)" }
         let tenths = Int((abs(value) * 10).rounded())
         return (value < 0 && tenths > 0 ? "-" : "") + "\(tenths / 10).\(tenths % 10)"
     }

@@ -1,6 +1,7 @@
 import Displays
 import FixedPoint
 import CLinux
+import CommandLineKit
 import LinuxSystem
 import LoaderDaemon
 import Loaders
@@ -14,6 +15,7 @@ struct Loaderd {
         progress N [force], message [TEXT], status, list, brightness N.
         Display types: \(DisplayFactory.typeList).
         Example: loaderd --display image:path=/tmp/frame.png,size=64x32 --socket /tmp/loaderd.sock --loader linkedin
+        Exit status: 0 done; 1 it could not start or run (the log line says why); 2 usage error.
         """
     }
 
@@ -82,11 +84,14 @@ struct Loaderd {
     static func parse(_ arguments: [String]) throws(UsageError) -> Loaderd {
         let parsed = try ArgumentSyntax.parse(arguments, options: options)
         if parsed.helpRequested {
-            printOut(HelpText.render(abstract: abstract, discussion: discussion, usage: "loaderd <options>", options: options, width: HelpText.screenWidth) + "\n")
+            var page = HelpPage(abstract: abstract, discussion: discussion, usage: "loaderd <options>")
+            page.options = options
+            page.listsVersion = true
+            writeOut(page.render(width: HelpText.screenWidth) + "\n")
             CLinux.exit(0)
         }
         if parsed.versionRequested {
-            printOut(LoaderDaemonVersion.version + "\n")
+            writeOut("loaderd " + LoaderDaemonVersion.version + "\n")
             CLinux.exit(0)
         }
         var command = Loaderd()
@@ -113,19 +118,10 @@ struct Loaderd {
         return command
     }
 
-    static func printOut(_ text: String) {
-        var text = text
-        text.withUTF8 { _ = write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-    }
-
-    /// As ArgumentParser printed a usage error: the message, the option's help when one option
-    /// is at fault, how to get help; exit status 64 (EX_USAGE).
+    /// As ArgumentParser printed a usage error, but with exit status 2 as loaderctl's (64,
+    /// EX_USAGE, before: one convention for both programs, docs/PROTOCOL.md).
     static func usageError(_ error: UsageError) -> Never {
-        var text = "Error: " + error.message + "\n"
-        if let option = error.option { text += "Help:  \(option.label)  \(option.help)\n" }
-        text += "Usage: loaderd <options>\n  See 'loaderd --help' for more information.\n"
-        text.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
-        CLinux.exit(64)
+        exitWithUsageError(error, usage: "loaderd <options>", helpCommand: "loaderd --help")
     }
 
     func validate() throws(UsageError) {

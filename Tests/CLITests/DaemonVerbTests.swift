@@ -117,14 +117,20 @@ struct DaemonVerbTests {
     // MARK: Exit 2: usage errors, and nothing is sent
 
     @Test(arguments: [
-        (["progress", "abc"], "progress must be a decimal number from 0 to 100, got 'abc'"),
-        (["progress", "101"], "progress must be a decimal number from 0 to 100, got '101'"),
+        (["progress", "abc"], "progress must be a decimal number from 0 to 100 (or -100 to -0: fill from the right), got 'abc'"),
+        (["progress", "101"], "progress must be a decimal number from 0 to 100 (or -100 to -0: fill from the right), got '101'"),
         (["progress", "1e2"], "got '1e2'"),
         (["progress", "nan"], "got 'nan'"),
         (["progress", ".", ], "got '.'"),
-        (["progress", "-1"], "Missing expected argument '<PERCENT>'"),
-        (["progress", "--", "-1"], "progress must be a decimal number from 0 to 100, got '-1'"),
+        // Negative values are psplash's (fill from the right), so they are arguments, not options.
+        (["progress", "-101"], "got '-101'"),
+        (["progress", "-1e2"], "got '-1e2'"),
+        (["progress", "--"], "Missing expected argument '<PERCENT>'"),
+        (["progress", "5", "-x"], "Unknown option '-x'"),
+        (["progress", "--", "--1"], "got '--1'"),
         (["progress"], "Missing expected argument '<PERCENT>'"),
+        (["stop", "--wait-timeout", "0"], "--wait-timeout must be more than 0"),
+        (["stop", "--wait=yes"], "The option '--wait' does not take any value"),
         (["brightness", "101"], "brightness must be from 0 to 100, got 101"),
         (["brightness", "bright"], "The value 'bright' is invalid for '<PERCENT>'"),
         (["stop", "later"], "The value 'later' is invalid for '<mode>'"),
@@ -142,10 +148,13 @@ struct DaemonVerbTests {
         (["ping", "--socket", ""], "--socket must not be empty"),
         (["ping", "--socket", "/" + String(repeating: "s", count: 120)], "a Unix socket path must be shorter than 108"),
         (["frobnicate"], "Unexpected argument 'frobnicate'"),
+        // Options before the verb are the verb's: checked the same way.
+        (["--timeout", "0", "ping"], "--timeout must be more than 0"),
+        (["--bogus", "ping"], "Unknown option '--bogus'"),
     ])
     func usageErrorsExit2WithoutContactingTheDaemon(arguments: [String], expected: String) throws {
         let fake = try FakeDaemon()
-        let hasSocket = arguments.contains("--socket") || arguments.contains("--") || arguments == ["frobnicate"]
+        let hasSocket = arguments.contains("--socket") || arguments.contains("--") || arguments == ["frobnicate"] || arguments.contains("--bogus")
         let r = try Binary.run("loaderctl", arguments + (hasSocket ? [] : ["--socket", fake.path]))
         #expect(r.status == 2)
         #expect(r.stderr.contains(expected), "stderr: \(r.stderr)")
@@ -154,7 +163,7 @@ struct DaemonVerbTests {
     }
 
     @Test func helpExits0() throws {
-        for verb in ["start", "stop", "progress", "message", "status", "ping", "brightness", "version"] {
+        for verb in ["start", "stop", "progress", "message", "status", "ping", "brightness", "version", "list"] {
             let r = try Binary.run("loaderctl", [verb, "--help"])
             #expect(r.status == 0, "\(verb): \(r.stderr)")
             #expect(r.stdout.contains("--socket <PATH>"))

@@ -1,0 +1,104 @@
+import Foundation
+import Loaders
+import Testing
+
+/// The command-line conveniences of issue 15 on the real loaderctl, against a fake daemon on a
+/// real socket: options before the verb, --quiet, --version, list --json, one exit-status
+/// convention for both programs.
+@Suite("loaderctl and loaderd command-line conveniences (the real binaries)")
+struct CommandLineItemsTests {
+    @Test(arguments: [
+        ["--socket", "SOCKET", "ping"],
+        ["--socket=SOCKET", "ping"],
+        ["--timeout", "2", "--socket", "SOCKET", "ping"],
+        ["--socket", "SOCKET", "ping", "--timeout", "2"],
+    ])
+    func optionsBeforeTheVerb(arguments: [String]) throws {
+        let fake = try FakeDaemon()
+        fake.serve(.reply("OK pong\n"))
+        let r = try Binary.run("loaderctl", arguments.map { $0.replacingOccurrences(of: "SOCKET", with: fake.path) })
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.stdout == "pong\n")
+        #expect(fake.receivedRequest == "ping\n")
+    }
+
+    /// Every daemon verb sends the same request with --quiet (before or after the verb) and prints nothing.
+    @Test(arguments: DaemonVerbTests.exchanges)
+    func quietPrintsNothingOnSuccess(_ x: DaemonVerbTests.Exchange) throws {
+        for quiet in [["--quiet"], ["-q"]] {
+            let fake = try FakeDaemon()
+            fake.serve(.reply(x.reply))
+            let arguments = quiet.first == "-q" ? quiet + x.arguments : x.arguments + quiet
+            let r = try Binary.run("loaderctl", arguments + ["--socket", fake.path])
+            #expect(r.status == 0, "stderr: \(r.stderr)")
+            #expect(r.stdout == "" && r.stderr == "")
+            #expect(fake.receivedRequest == x.request)
+        }
+    }
+
+    @Test func quietStillReportsFailures() throws {
+        let fake = try FakeDaemon()
+        fake.serve(.reply("ERR unknown-loader unknown loader 'bar'\n"))
+        let r = try Binary.run("loaderctl", ["--quiet", "start", "bar", "--socket", fake.path])
+        #expect(r.status == 1)
+        #expect(r.stdout == "")
+        #expect(r.stderr == "loaderctl: unknown loader 'bar'\n")
+    }
+
+    @Test func versionOfBothProgramsIsTheSameRelease() throws {
+        let ctl = try Binary.run("loaderctl", ["--version"])
+        #expect(ctl.status == 0 && ctl.stderr.isEmpty)
+        #expect(ctl.stdout.hasPrefix("loaderctl ") && ctl.stdout.hasSuffix("\n"))
+        let daemon = try Binary.run("loaderd", ["--version"])
+        #expect(daemon.status == 0)
+        #expect(String(ctl.stdout.dropFirst("loaderctl ".count)) == String(daemon.stdout.dropFirst("loaderd ".count)))
+        // After a verb too, and it wins over the verb's checks.
+        let late = try Binary.run("loaderctl", ["ping", "--version"])
+        #expect(late.status == 0 && late.stdout == ctl.stdout)
+    }
+
+    /// One convention: usage errors exit 2 from both programs, with the same layout.
+    @Test func usageErrorsExit2FromBothPrograms() throws {
+        for program in ["loaderctl", "loaderd"] {
+            let r = try Binary.run(program, ["--bogus"])
+            #expect(r.status == 2, "\(program)")
+            #expect(r.stderr.hasPrefix("Error: Unknown option '--bogus'\nUsage: \(program)"), "\(program): \(r.stderr)")
+            #expect(r.stdout.isEmpty)
+        }
+    }
+
+    @Test func listJSONDescribesTheCatalog() throws {
+        let r = try Binary.run("loaderctl", ["list", "--json"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.stdout.hasSuffix("]\n") && r.stdout.split(separator: "\n").count == 1)
+        let loaders = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
+        #expect(loaders.compactMap { $0["name"] as? String } == Catalog.names)
+        for (object, type) in zip(loaders, Catalog.loaders) {
+            #expect(object["summary"] as? String == type.summary)
+            let parameters = try #require(object["parameters"] as? [[String: String]])
+            #expect(parameters.map { $0["key"] } == type.parameters.map { $0.key })
+            #expect(parameters.map { $0["default"] } == type.parameters.map { $0.defaultValue })
+            #expect((object["presets"] as? [[String: String]])?.map { $0["name"] } == type.presets.map { $0.name })
+        }
+        let names = try Binary.run("loaderctl", ["list", "--names", "--json"])
+        #expect(try JSONSerialization.jsonObject(with: Data(names.stdout.utf8)) as? [String] == Catalog.names)
+    }
+
+    @Test func listDaemonJSON() throws {
+        let fake = try FakeDaemon()
+        fake.serve(.reply("OK linkedin bar\n"))
+        let r = try Binary.run("loaderctl", ["list", "--daemon", "--json", "--socket", fake.path])
+        #expect(r.status == 0)
+        #expect(r.stdout == "[\"linkedin\",\"bar\"]\n")
+        #expect(fake.receivedRequest == "list\n")
+    }
+
+    @Test func helpBeforeTheVerbAndHelpVerb() throws {
+        let root = try Binary.run("loaderctl", ["--help"])
+        #expect(root.status == 0 && root.stdout.contains("SUBCOMMANDS:"))
+        #expect(try Binary.run("loaderctl", []).stdout == root.stdout)
+        #expect(try Binary.run("loaderctl", ["help"]).stdout == root.stdout)
+        let verb = try Binary.run("loaderctl", ["--socket", "/x", "stop", "--help"])
+        #expect(verb.status == 0 && verb.stdout.contains("--wait-timeout <SECONDS>"))
+    }
+}
