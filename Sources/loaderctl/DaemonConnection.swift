@@ -38,7 +38,7 @@ struct ConnectionOptions: ParsableArguments {
     /// daemon throws one with exit 3.
     func send(_ request: String) throws(RuntimeFailure) -> String {
         let client = DaemonClient(path: socketPath, timeout: timeout)
-        let line = try client.exchange(request)
+        let line = TerminalText.escaped(try client.exchange(request))
         switch DaemonReply(line) {
         case .ok(let data): return data
         case .err(_, let message): throw RuntimeFailure(message)

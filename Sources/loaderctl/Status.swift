@@ -89,7 +89,7 @@ struct DaemonStatus: Decodable {
         if !frames.isEmpty { lines.append(("frames", frames.joined(separator: ", "))) }
         if let brightness { lines.append(("brightness", "\(brightness) %")) }
         if let clients { lines.append(("clients", "\(clients)")) }
-        return lines.map { label, value in (label.isEmpty ? "" : label + ":").padding(to: 12) + value + "\n" }.joined()
+        return lines.map { label, value in (label.isEmpty ? "" : label + ":").padding(to: 12) + TerminalText.escaped(value) + "\n" }.joined()
     }
 
     /// One decimal place, e.g. `12.3` (no Foundation formatting needed).
