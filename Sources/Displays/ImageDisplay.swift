@@ -86,28 +86,30 @@ public final class ImageDisplay: Display {
 
     public func close() {}
 
-    /// Writes `next` if it differs from what is on disk.
+    /// Writes `next` if it differs from what is on disk. Only a write that succeeded makes `next`
+    /// the frame on disk: after a failure (a full disk) the same frame differs from `written`
+    /// still, so the next frame tries again instead of taking the stale file for current.
     private func commit() throws(DisplayError) {
         if hasWritten && next == written { return }
-        swap(&next, &written)
-        hasWritten = true
-        writes += 1
         switch format {
         case .png:
             let encoded: [UInt8]
-            do { encoded = try PNG.encode(RGBImage(width: canvasWidth, height: canvasHeight, bytes: written)) } catch {
+            do { encoded = try PNG.encode(RGBImage(width: canvasWidth, height: canvasHeight, bytes: next)) } catch {
                 throw DisplayError(display: name, message: error.description)
             }
             try replaceFile(with: encoded)
         default:
             let headerCount = ppmHeaderCount
             ppm.withUnsafeMutableBufferPointer { out in
-                written.withUnsafeBufferPointer { src in
+                next.withUnsafeBufferPointer { src in
                     UnsafeMutableRawPointer(out.baseAddress! + headerCount).copyMemory(from: src.baseAddress!, byteCount: src.count)
                 }
             }
             try replaceFile(with: ppm)
         }
+        swap(&next, &written)
+        hasWritten = true
+        writes += 1
     }
 
     private func replaceFile(with bytes: [UInt8]) throws(DisplayError) {
@@ -115,8 +117,19 @@ public final class ImageDisplay: Display {
             let reason = strerror(code).map { String(cString: $0) } ?? "error \(code)"
             return DisplayError(display: name, message: "\(what): \(reason)")
         }
-        let fd = loaderd_open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard fd >= 0 else { throw failure("cannot create \(temporaryPath)", errno) }
+        // O_NONBLOCK: a FIFO at the temporary path would block the daemon in open(2) for good
+        // (no reader) where no signal ends it; it is refused, and left alone, as it is not ours.
+        let fd = loaderd_open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o644)
+        guard fd >= 0 else {
+            let e = errno
+            // ENXIO from a non-blocking open for writing: a FIFO nobody reads.
+            if e == ENXIO { throw DisplayError(display: name, message: "cannot write \(temporaryPath): it is a FIFO, not a regular file; remove it or choose another path") }
+            throw failure("cannot create \(temporaryPath)", e)
+        }
+        if let refusal = RegularFile.refusal(fd) {
+            _ = CLinux.close(fd)
+            throw DisplayError(display: name, message: "cannot write \(temporaryPath): \(refusal)")
+        }
         var code = FileIO.writeAll(fd: fd, bytes: bytes)
         if CLinux.close(fd) != 0 && code == 0 && errno != EINTR { code = errno }
         if code != 0 {

@@ -39,6 +39,10 @@ public final class Daemon {
     /// While the process is out of file descriptors, new connections wait in the backlog until
     /// this time (CLOCK_MONOTONIC ns) instead of waking the loop again at once.
     var acceptPausedUntil: Int64 = 0
+    /// Clients are being refused at the limit (the warning was logged).
+    var refusingBusy = false
+    /// When a denied client was last logged: at most one line a second (any local user can connect).
+    var deniedLoggedAt: Int64 = 0
 
     public private(set) var framesDrawn: Int64 = 0
     public private(set) var framesDropped: Int64 = 0
@@ -50,7 +54,7 @@ public final class Daemon {
         self.logger = logger
         guard !configuration.displays.isEmpty else { throw SystemError("no display given", hint: "--display " + DisplayFactory.typeList) }
         loaderd_ignore_signal(SIGPIPE)
-        do { signals = try SignalFD([SIGTERM, SIGINT, SIGHUP]) } catch { throw SystemError("signalfd", error) }
+        do { signals = try SignalFD([SIGTERM, SIGINT, SIGHUP] + IgnoredSignals.all) } catch { throw SystemError("signalfd", error) }
 
         var group: gid_t? = nil
         if let name = configuration.socketGroup {
@@ -94,9 +98,10 @@ public final class Daemon {
             } catch { throw SystemError("timerfd for the watchdog", error) }
         }
         state = DaemonState(frozen: configuration.freezeTime)
+        self.configuration.maxClients = DescriptorBudget.clientLimit(configuration, inUse: DescriptorBudget.openNow(), logger: logger)
         connections.reserveCapacity(configuration.maxClients)
         pollSet.reserveCapacity(configuration.maxClients + 4)
-        boot = try Self.openBootFrontEnds(configuration, logger: logger)
+        boot = try Self.openBootFrontEnds(self.configuration, logger: logger)
     }
 
     /// A group's number from its name or number. Read from /etc/group directly rather than with
@@ -174,7 +179,7 @@ public final class Daemon {
             if c.pendingOutput > 0 { events |= Poll.writable }
             pollSet.append(pollfd(fd: c.fd.rawValue, events: events, revents: 0))
         }
-        boot?.appendPollFDs(&pollSet)
+        boot?.appendPollFDs(&pollSet, accepting: accepting)
     }
 
     /// Only idle clients need a timeout: frames come from the timerfd. No clients, no timeout.
@@ -198,7 +203,9 @@ public final class Daemon {
             case SIGHUP:
                 reload()
             default:
-                break
+                // SIGUSR1, SIGALRM, ...: their default action would kill the splash without
+                // clearing the screen or removing the socket; they mean nothing to loaderd.
+                logger.notice("signal \(IgnoredSignals.name(signal)) ignored (only SIGTERM, SIGINT and SIGHUP mean something to loaderd)")
             }
         }
     }
@@ -243,6 +250,8 @@ public final class Daemon {
         var kept = new
         kept.socketPath = configuration.socketPath
         kept.socketGroup = configuration.socketGroup
+        let clients = connections.count + (boot?.plymouth?.connections.count ?? 0)
+        kept.maxClients = DescriptorBudget.clientLimit(new, inUse: DescriptorBudget.openNow() - clients, logger: logger)
         configuration = kept
         logger.logLevel = new.logLevel
         logger.notice("SIGHUP: settings reloaded")
@@ -271,12 +280,7 @@ public final class Daemon {
             switch UnixSocket.accept(listener) {
             case .success(let fd): accepted = fd
             case .failure(let e):
-                // EMFILE, ENFILE, ENOBUFS: the listener stays readable, so polling it again at once
-                // would spin. Leave new connections in the backlog for 100 ms (logged once).
-                if acceptPausedUntil == 0 || now - acceptPausedUntil > 1_000_000_000 {
-                    logger.warning("accept: \(e); new connections wait until descriptors are free")
-                }
-                acceptPausedUntil = now + 100_000_000
+                pauseAccepting(now: now, because: e)
                 return
             }
             guard let fd = accepted else { return }
@@ -286,17 +290,33 @@ public final class Daemon {
             }
             let member = peer.gid == allowedGroup || (peer.groups?.contains(allowedGroup) ?? false)
             guard peer.uid == 0 || peer.uid == ownUID || member else {
-                logger.notice("denied a client: uid \(peer.uid) pid \(peer.pid) is neither root nor in group \(allowedGroup)")
+                if now - deniedLoggedAt >= 1_000_000_000 || deniedLoggedAt == 0 {
+                    deniedLoggedAt = now
+                    logger.notice("denied a client: uid \(peer.uid) pid \(peer.pid) is neither root nor in group \(allowedGroup) (other denials within a second are not logged)")
+                }
                 refuse(fd, "ERR denied uid \(peer.uid) is neither root nor in the socket's group (gid \(allowedGroup))")
                 continue
             }
             guard connections.count < configuration.maxClients else {
-                logger.warning("refused a client: \(configuration.maxClients) clients already connected")
+                // Once per episode: a connect storm must not turn into a log storm.
+                if !refusingBusy { logger.warning("refused clients: \(configuration.maxClients) clients already connected") }
+                refusingBusy = true
                 refuse(fd, "ERR busy too many clients (at most \(configuration.maxClients)); try again later")
                 continue
             }
+            refusingBusy = false
             connections.append(Connection(fd: fd, maxLine: configuration.maxLine, now: now, peerUID: peer.uid))
         }
+    }
+
+    /// EMFILE, ENFILE, ENOBUFS from accept on any listener (control or Plymouth): the listener
+    /// stays readable, so polling it again at once would spin. Every listener leaves new
+    /// connections in its backlog for 100 ms (logged once per episode).
+    func pauseAccepting(now: Int64, because e: Errno) {
+        if acceptPausedUntil == 0 || now - acceptPausedUntil > 1_000_000_000 {
+            logger.warning("accept: \(e); new connections wait until descriptors are free")
+        }
+        acceptPausedUntil = now + 100_000_000
     }
 
     /// One line to a connection about to be closed (best effort: its socket buffer is empty).
@@ -345,7 +365,7 @@ public final class Daemon {
             case .success(let request): reply = execute(request, now: now)
             }
         }
-        if !c.queue(reply, limit: configuration.maxOutput, now: now) {
+        if !c.queue(RequestParser.escapingControlCharacters(reply), limit: configuration.maxOutput, now: now) {
             logger.warning("dropped a client (uid \(c.peerUID)) with more than \(configuration.maxOutput) bytes of replies it does not read")
             c.dead = true
         }
@@ -353,7 +373,7 @@ public final class Daemon {
 
     func expireIdle(now: Int64) {
         for c in connections where !c.dead && now - c.lastActivity >= configuration.idleTimeout {
-            logger.info("closed a client idle for \(configuration.idleTimeout / 1_000_000_000) s")
+            logger.debug("closed a client idle for \(configuration.idleTimeout / 1_000_000_000) s")
             c.dead = true
         }
     }
@@ -437,7 +457,8 @@ public final class Daemon {
             slot.scene = Scene(loader: loader, width: slot.display.canvasWidth, height: slot.display.canvasHeight, options: sceneOptions)
         }
         sessionChanged(now: now)
-        logger.info("started \(type.name)")
+        // Routine: boot scripts start loaders all the time (info filled 13.8 MB in 5 min of load).
+        logger.debug("started \(type.name)")
         return .success("OK started \(type.name)")
     }
 
@@ -479,7 +500,7 @@ public final class Daemon {
         if let session = state.session, let scene = slots.first?.scene {
             // The session ends when its exit and outcome are over.
             if session.stop != nil, state.frozen == nil, scene.phase(state.frameState(now: now)) == .finished {
-                logger.info("\(session.name) finished")
+                logger.debug("\(session.name) finished")
                 state.end()
                 sessionChanged(now: now)
             }
@@ -489,7 +510,9 @@ public final class Daemon {
         for slot in slots {
             if let due = slot.deadline, due <= now {
                 draw(slot, frame)
-                if state.session != nil, !isStill(slot, frame) {
+                // A failed frame (a full disk, a shrunk stand-in file) is tried again at the next
+                // frame time, even when the picture is still: nothing is left stale for good.
+                if slot.lastError != nil || (state.session != nil && !isStill(slot, frame)) {
                     framesDropped += slot.advance(now: now)
                 } else {
                     slot.deadline = nil

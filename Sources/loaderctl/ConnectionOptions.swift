@@ -47,7 +47,7 @@ struct ConnectionOptions {
     func send(_ request: String) throws(CommandError) -> String {
         let line: String
         do throws(RuntimeFailure) {
-            line = try DaemonClient(path: socketPath, timeout: timeout).exchange(request)
+            line = TerminalText.escaped(try DaemonClient(path: socketPath, timeout: timeout).exchange(request))
         } catch {
             throw .failure(error)
         }

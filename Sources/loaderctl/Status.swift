@@ -48,7 +48,7 @@ enum StatusVerb {
         if !frames.isEmpty { lines.append((label: "frames", value: frames.joined(separator: ", "))) }
         if let brightness = status["brightness"]?.integer { lines.append((label: "brightness", value: "\(brightness) %")) }
         if let clients = status["clients"]?.integer { lines.append((label: "clients", value: "\(clients)")) }
-        return lines.map { line in (line.label.isEmpty ? "" : line.label + ":").padding(to: 12) + line.value + "\n" }.joined()
+        return lines.map { line in (line.label.isEmpty ? "" : line.label + ":").padding(to: 12) + TerminalText.escaped(line.value) + "\n" }.joined()
     }
 
     /// One decimal place, e.g. `12.3`.

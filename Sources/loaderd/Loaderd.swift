@@ -67,6 +67,7 @@ struct Loaderd {
     /// `--psplash-fifo` takes an optional value: a bare one means psplash's own default,
     /// `$PSPLASH_FIFO_DIR`, else /run.
     static func main() {
+        StandardStreams.ensureOpen()  // before anything opens a file (docs/RELIABILITY.md)
         let directory = getenv("PSPLASH_FIFO_DIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/run"
         let arguments = ProcessArguments.all.dropFirst().map { $0 == "--psplash-fifo" ? "--psplash-fifo=" + directory : $0 }
         let command: Loaderd
@@ -129,9 +130,7 @@ struct Loaderd {
             throw UsageError(message: "--progress must be a decimal from 0 to 100, got '\(progress)'")
         }
         if let maxClients, !(1...4096).contains(maxClients) { throw UsageError(message: "--max-clients must be from 1 to 4096, got \(maxClients)") }
-        if let idleTimeout, !(idleTimeout.isFinite && idleTimeout > 0 && idleTimeout <= 86_400) {
-            throw UsageError(message: "--idle-timeout must be more than 0 and at most 86400 seconds, got \(idleTimeout)")
-        }
+        if let problem = LaunchCheck.problem(loader: loader, assignments: assignments, idleTimeout: idleTimeout, message: message) { throw UsageError(message: problem) }
         if let logLevel, Logger.Level(rawValue: logLevel) == nil {
             throw UsageError(message: "--log-level must be one of " + Logger.Level.allCases.map { $0.rawValue }.joined(separator: ", ") + ", got '\(logLevel)'")
         }
@@ -199,10 +198,11 @@ struct Loaderd {
                 return Assignment(key: String(word[..<eq]), value: String(word[word.index(after: eq)...]))
             }
         }
+        if let loader = settings.loader, let problem = LaunchCheck.loaderProblem(loader, settings.assignments, source: "loader") { throw ConfigError(source: config ?? "command line", message: problem) }
         if let progress { settings.progress = Percent(parsing: Substring(progress)) }
         if let message { settings.message = message }
         if let maxClients { settings.maxClients = maxClients }
-        if let idleTimeout { settings.idleTimeout = Int64(idleTimeout * 1_000_000_000) }
+        if let idleTimeout { settings.idleTimeout = IdleTimeout.nanoseconds(seconds: idleTimeout) }
         if let freezeTime { settings.freezeTime = Time.microseconds(seconds: freezeTime) }
         if let logLevel { settings.logLevel = Logger.Level(rawValue: logLevel) ?? .info }
         if let psplashFifo { settings.boot.psplashFifoDirectory = psplashFifo }

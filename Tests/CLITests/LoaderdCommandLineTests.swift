@@ -31,7 +31,7 @@ struct LoaderdCommandLineTests {
         (["--max-clients", "abc"], 2, "Error: The value 'abc' is invalid for '--max-clients <max-clients>'\nHelp:  --max-clients <max-clients>  Most clients connected at once (default: the config's, else 64).\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["--max-clients", "5000"], 2, "Error: --max-clients must be from 1 to 4096, got 5000\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["--plymouth=yes"], 2, "Error: The option '--plymouth' does not take any value, but 'yes' was specified.\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
-        (["--idle-timeout", "0"], 2, "Error: --idle-timeout must be more than 0 and at most 86400 seconds, got 0.0\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
+        (["--idle-timeout", "1e-10"], 2, "Error: --idle-timeout must be 0 (never) or from 0.001 to 86400 seconds, got 1e-10\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["--log-level", "loud"], 2, "Error: --log-level must be one of trace, debug, info, notice, warning, error, critical, got 'loud'\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["--set", "a=b"], 2, "Error: --set needs --loader\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["--loader", "bar", "--set", "ab"], 2, "Error: --set expects key=value, got 'ab'\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
@@ -39,7 +39,7 @@ struct LoaderdCommandLineTests {
         (["--progress", "-5"], 2, "Error: Missing value for '--progress <PERCENT>'\nHelp:  --progress <PERCENT>  Determinate progress at launch, 0 to 100.\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["--socket", "--help"], 2, "Error: Missing value for '--socket <PATH>'\nHelp:  --socket <PATH>  The control socket (default: the config's, else /run/loaderd/loaderd.sock).\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["--max-clients", "abc", "--bogus"], 2, "Error: The value 'abc' is invalid for '--max-clients <max-clients>'\nHelp:  --max-clients <max-clients>  Most clients connected at once (default: the config's, else 64).\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
-        (["--idle-timeout", "0", "--bogus"], 2, "Error: --idle-timeout must be more than 0 and at most 86400 seconds, got 0.0\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
+        (["--idle-timeout", "1e-10", "--bogus"], 2, "Error: --idle-timeout must be 0 (never) or from 0.001 to 86400 seconds, got 1e-10\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["---socket", "x"], 2, "Error: Invalid option: ---socket\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
     ] as [([String], Int32, String)])
     func usageErrors(arguments: [String], status: Int32, stderr: String) throws {

@@ -51,6 +51,14 @@ static inline int loaderd_window_size(int fd, unsigned short *columns, unsigned 
     return 0;
 }
 
+/// The soft RLIMIT_NOFILE, or -1 when unlimited or unknown (RLIM_INFINITY is a cast macro and
+/// RLIMIT_NOFILE an enum in glibc but a macro in musl).
+static inline long long loaderd_open_file_limit(void) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return -1;
+    return (long long)limit.rlim_cur;
+}
+
 /// mmap's failure value, ((void *)-1), which Swift cannot import as a constant.
 static inline void *loaderd_map_failed(void) { return MAP_FAILED; }
 

@@ -62,6 +62,10 @@ public final class FramebufferDisplay: Display {
     private let previous: UnsafeMutableBufferPointer<Pixel>
     private var hasPrevious = false
     private var closed = false
+    /// A regular stand-in file's descriptor (owned by `memory`) and the bytes the mapping needs:
+    /// checked before each write, because a store into a mapped page past a truncated file's end
+    /// raises SIGBUS.
+    private var standIn: (fd: Int32, length: Int)? = nil
 
     /// Opens the framebuffer a spec names. Spec errors (`DisplayOpenError.spec`) name the key and
     /// what it accepts; device errors (`.device`) say what to do. Warnings (no console access,
@@ -87,8 +91,10 @@ public final class FramebufferDisplay: Display {
 
         let fd: FileDescriptor
         do throws(Errno) {
+            // A stand-in file is never reached through a symlink (O_NOFOLLOW): the daemon runs as
+            // root and would otherwise write frames into whatever file the link names.
             fd = try FileDescriptor.open(FilePath(options.device), .readWrite,
-                                         options: options.file == nil ? [.closeOnExec] : [.closeOnExec, .create],
+                                         options: options.file == nil ? [.closeOnExec] : [.closeOnExec, .create, .noFollow, .nonBlocking, .noControllingTerminal],
                                          permissions: options.file == nil ? nil : [.ownerReadWrite, .groupRead, .otherRead])
         } catch {
             throw deviceError(Self.openFailure(path: options.device, error, isFile: options.file != nil))
@@ -103,11 +109,20 @@ public final class FramebufferDisplay: Display {
             let stride = file.stride ?? file.width * file.format.bytesPerPixel
             let length = stride * file.height
             var st = stat()
-            if fstat(fd.rawValue, &st) == 0, loaderd_s_isreg(st.st_mode) != 0, Int(st.st_size) < length {
-                if ftruncate(fd.rawValue, off_t(length)) != 0 {
-                    let e = Errno.current; try? fd.close()
-                    throw deviceError("cannot size \(options.device) to \(length) bytes: \(e)")
+            guard fstat(fd.rawValue, &st) == 0, loaderd_s_isreg(st.st_mode) != 0 || loaderd_s_ischr(st.st_mode) != 0 else {
+                try? fd.close()
+                throw deviceError("\(options.device) is \(RegularFile.kind(st.st_mode)); a stand-in must be a regular file")
+            }
+            if loaderd_s_isreg(st.st_mode) != 0 {
+                RegularFile.makeBlocking(fd.rawValue)
+                // Blocks reserved, not a sparse ftruncate: a store into an unbacked page of a full
+                // file system raises SIGBUS, which would kill the daemon mid-frame.
+                let rc = posix_fallocate(fd.rawValue, 0, off_t(length))
+                if rc != 0 {
+                    try? fd.close()
+                    throw deviceError("cannot reserve \(length) bytes for \(options.device): \(Errno(rawValue: rc)) (is the file system full?)")
                 }
+                standIn = (fd.rawValue, length)
             }
             do { memory = try FramebufferMemory(mapping: fd, length: length) } catch {
                 throw deviceError("cannot map \(options.device) (\(length) bytes): \(error)")
@@ -223,6 +238,7 @@ public final class FramebufferDisplay: Display {
         precondition(canvas.width == canvasWidth && canvas.height == canvasHeight,
                      "canvas \(canvas.width)x\(canvas.height) shown on a \(canvasWidth)x\(canvasHeight) display")
         guard !closed else { throw DisplayError(display: name, message: "shown after close") }
+        try checkStandIn()
         statistics.frames += 1
         let w = canvasWidth, h = canvasHeight
         let written: Int = canvas.pixels.withUnsafeBufferPointer { pixels in
@@ -258,6 +274,26 @@ public final class FramebufferDisplay: Display {
         }
     }
 
+    /// A stand-in file that something truncated is grown back (its blocks reserved again) and
+    /// redrawn whole; one that cannot be grown is not drawn into (an error each frame instead of
+    /// SIGBUS). A truncation between this check and the stores can still fault: fstat per frame
+    /// narrows the window to microseconds (docs/RELIABILITY.md).
+    private func checkStandIn() throws(DisplayError) {
+        guard let standIn else { return }
+        var st = stat()
+        guard fstat(standIn.fd, &st) == 0 else {
+            throw DisplayError(display: name, message: "cannot inspect the stand-in file: \(Errno.current)")
+        }
+        guard Int(st.st_size) < standIn.length else { return }
+        let rc = posix_fallocate(standIn.fd, 0, off_t(standIn.length))
+        guard rc == 0 else {
+            throw DisplayError(display: name, message: "the stand-in file shrank to \(st.st_size) bytes and cannot be grown back to \(standIn.length): \(Errno(rawValue: rc)); not drawing until it can")
+        }
+        // What was on it is gone: the next frame is drawn whole.
+        writer.fillBackground(visibleBase, rowPixels: screenWidth, rows: screenHeight)
+        hasPrevious = false
+    }
+
     private func pan(to buffer: Int) throws(Errno) {
         guard let fd = device else { return }
         variableInfo.xoffset = 0
@@ -268,6 +304,7 @@ public final class FramebufferDisplay: Display {
 
     public func clear() throws(DisplayError) {
         guard !closed else { throw DisplayError(display: name, message: "cleared after close") }
+        try checkStandIn()
         if isDoubleBuffered {
             writer.fillBackground(buffers.0, rowPixels: screenWidth, rows: screenHeight)
             writer.fillBackground(buffers.1, rowPixels: screenWidth, rows: screenHeight)
@@ -304,6 +341,8 @@ public final class FramebufferDisplay: Display {
     static func openFailure(path: String, _ error: Errno, isFile: Bool) -> String {
         var message = "cannot open \(path): \(error)"
         switch error {
+        case .tooManySymbolicLinkLevels where isFile:
+            message = "cannot open \(path): it is a symbolic link; a stand-in file is never reached through one (give the file's own path)"
         case .noSuchFileOrDirectory:
             if isFile {
                 message += " (does the directory exist?)"

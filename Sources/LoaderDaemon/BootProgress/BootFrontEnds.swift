@@ -70,11 +70,12 @@ final class BootFrontEnds {
 
     // MARK: Poll
 
-    func appendPollFDs(_ set: inout [pollfd]) {
+    /// `accepting`: false while the process is out of descriptors (the daemon backs off).
+    func appendPollFDs(_ set: inout [pollfd], accepting: Bool) {
         pollBase = set.count
         set.append(pollfd(fd: psplash?.readFD.rawValue ?? -1, events: Poll.readable, revents: 0))
         guard let plymouth else { polledConnections = 0; return }
-        for l in plymouth.listeners { set.append(pollfd(fd: l.fd.rawValue, events: Poll.readable, revents: 0)) }
+        for l in plymouth.listeners { set.append(pollfd(fd: l.fd.rawValue, events: accepting ? Poll.readable : 0, revents: 0)) }
         for c in plymouth.connections {
             var events: Int16 = 0
             if !c.readClosed { events |= Poll.readable }
@@ -95,7 +96,9 @@ final class BootFrontEnds {
         guard let plymouth else { return }
         var index = pollBase + 1
         for l in plymouth.listeners {
-            if set[index].revents != 0 { plymouth.accept(l.fd.rawValue) { logger.notice("\($0)") } }
+            if set[index].revents != 0, let e = plymouth.accept(l.fd.rawValue, logNotice: { logger.notice("\($0)") }) {
+                daemon.pauseAccepting(now: now, because: e)
+            }
             index += 1
         }
         // Connections accepted this turn were appended after the polled ones; an eviction may
@@ -248,8 +251,10 @@ final class BootFrontEnds {
         }
     }
 
+    /// Control characters (escape sequences a terminal would run in `loaderctl status`) become
+    /// spaces, as psplash's front end does; the config and the socket refuse them.
     static func message(_ text: String) -> String? {
-        let t = String(text.prefix(Request.maximumMessageLength))
+        let t = String(PsplashCommand.text(text.utf8).prefix(Request.maximumMessageLength))
         return t.isEmpty ? nil : t
     }
 

@@ -87,12 +87,14 @@ public struct BootTimeline: Equatable, Sendable {
     /// Reads the timeline at `path`: nil when there is none yet; an error (for a log line) when
     /// the file cannot be read or is not a timeline.
     public static func load(path: String) -> Result<BootTimeline?, BootTimelineError> {
-        let fd = loaderd_open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW, 0)
+        // O_NONBLOCK: a FIFO at the path must not block start-up in open(2); only a regular file is read.
+        let fd = loaderd_open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0)
         if fd < 0 {
             if errno == ENOENT { return .success(nil) }
             return .failure(.init("cannot open: " + String(cString: strerror(errno))))
         }
         defer { close(fd) }
+        if let refusal = RegularFile.refusal(fd) { return .failure(.init(refusal)) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
@@ -117,8 +119,18 @@ public struct BootTimeline: Equatable, Sendable {
             throw BootTimelineError("cannot create \(directory): " + String(cString: strerror(errno)))
         }
         let temporary = path + ".tmp"
-        let fd = loaderd_open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard fd >= 0 else { throw BootTimelineError("cannot create \(temporary): " + String(cString: strerror(errno))) }
+        // O_NONBLOCK and the check after it: a FIFO at the temporary path would block quit in
+        // open(2) (or in write) forever. Refused, not removed: someone put it there.
+        let fd = loaderd_open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o644)
+        guard fd >= 0 else {
+            // ENXIO from a non-blocking open for writing: a FIFO nobody reads.
+            if errno == ENXIO { throw BootTimelineError("cannot write \(temporary): it is a FIFO, not a regular file; remove it") }
+            throw BootTimelineError("cannot create \(temporary): " + String(cString: strerror(errno)))
+        }
+        if let refusal = RegularFile.refusal(fd) {
+            close(fd)
+            throw BootTimelineError("cannot write \(temporary): \(refusal)")
+        }
         var content = text
         var failure: Int32 = 0
         content.withUTF8 { buffer in

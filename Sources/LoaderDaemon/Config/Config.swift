@@ -143,13 +143,16 @@ extension Config {
         func failure(_ what: String, _ e: Int32) -> ConfigError {
             ConfigError(source: path, message: "cannot \(what): \(String(cString: strerror(e)))")
         }
-        let fd = loaderd_open(path, O_RDONLY | O_CLOEXEC, 0)
+        // O_NONBLOCK: a FIFO put at the path must not block the daemon in open(2) (nor SIGHUP's
+        // reload); it is refused below as not a regular file. A symlink is followed: /etc often
+        // links its files elsewhere.
+        let fd = loaderd_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0)
         guard fd >= 0 else { throw failure("open the config file", errno) }
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw failure("stat the config file", errno) }
         guard (status.st_mode & UInt32(S_IFMT)) == UInt32(S_IFREG) else {
-            throw ConfigError(source: path, message: "not a regular file")
+            throw ConfigError(source: path, message: "not a regular file (a FIFO, device or directory is refused); give the path of the TOML file")
         }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16384)
@@ -250,6 +253,8 @@ struct ConfigDecoder {
             case "max_clients": d.maxClients = try integer(entry, key, 1...4096)
             case "idle_timeout":
                 let seconds = try number(entry, key, 0...86400, what: "a number of seconds from 0 (never) to 86400")
+                // The command line's rule too (IdleTimeout): 1e-10 is neither "never" nor a timeout.
+                if let problem = IdleTimeout.problem(seconds: seconds) { throw error(problem, at: entry.value.position, key: key) }
                 d.idleTimeout = Time.microseconds(seconds: seconds)
             case "max_line": d.maxLine = try integer(entry, key, 256...1_048_576)
             case "log_level":

@@ -25,102 +25,14 @@ enum TOML {
         var parser = TOMLParser(bytes: Array(text.utf8), source: source)
         return try parser.parseDocument()
     }
-}
 
-/// A table: its entries in file order. A class, so that headers can reopen a table while it is
-/// being built.
-final class TOMLTable {
-    /// How the table came to be, which decides what may extend it later.
-    enum Origin {
-        /// Made on the way to a deeper header (`[a]` when `[a.b]` is seen first); a later `[a]` may define it.
-        case implicit
-        /// Defined by a `[header]` or one element of `[[header]]`.
-        case header
-        /// Made by a dotted key (`a.b = 1` makes table `a`).
-        case dotted
-        /// `{ ... }`: complete as written.
-        case inline
+    /// Bytes stepped over to compute columns while parsing `text` (error or not): the measure of
+    /// the parser's linearity that tests assert on (it was quadratic on one long line).
+    static func columnWork(parsing text: String) -> Int {
+        var parser = TOMLParser(bytes: Array(text.utf8), source: "")
+        _ = try? parser.parseDocument()
+        return parser.columnWork
     }
-
-    var entries: [TOMLEntry] = []
-    var origin: Origin
-    /// Where the header or inline table starts.
-    var position: SourcePosition
-
-    init(origin: Origin, position: SourcePosition) { self.origin = origin; self.position = position }
-
-    func index(of key: String) -> Int? { entries.firstIndex { $0.key == key } }
-    subscript(key: String) -> TOMLEntry? { index(of: key).map { entries[$0] } }
-}
-
-/// `key = value`, with where each was written.
-struct TOMLEntry {
-    let key: String
-    let keyPosition: SourcePosition
-    var value: TOMLValue
-}
-
-struct TOMLValue {
-    indirect enum Kind {
-        case string(String)
-        case integer(Int)
-        /// The value and the text as written (`2.50` stays `2.50` when passed on as an option).
-        case float(Double, text: String)
-        case boolean(Bool)
-        case array([TOMLValue])
-        case table(TOMLTable)
-        /// Made by `[[name]]` headers.
-        case tableArray([TOMLTable])
-    }
-
-    var kind: Kind
-    var position: SourcePosition
-
-    /// What the value is, for "expected X, got Y": `"big"`, `300`, `true`, `an array`.
-    var shown: String {
-        switch kind {
-        case .string(let s): return quoted(s)
-        case .integer(let i): return String(i)
-        case .float(_, let text): return text
-        case .boolean(let b): return b ? "true" : "false"
-        case .array: return "an array"
-        case .table: return "a table"
-        case .tableArray: return "an array of tables"
-        }
-    }
-
-    /// The value as option text (`4`, `2.5`, `true`, the string itself); `nil` for arrays and tables.
-    var scalarText: String? {
-        switch kind {
-        case .string(let s): return s
-        case .integer(let i): return String(i)
-        case .float(_, let text): return text.filter { $0 != "_" }
-        case .boolean(let b): return b ? "true" : "false"
-        case .array, .table, .tableArray: return nil
-        }
-    }
-}
-
-/// `"text"` with `"`, `\` and control characters escaped as in TOML.
-func quoted(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\t": out += "\\t"
-        case "\r": out += "\\r"
-        default:
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out + "\""
 }
 
 private extension UInt8 {
@@ -139,12 +51,28 @@ private extension UInt8 {
 struct TOMLParser {
     /// Nesting limit for arrays and inline tables, so hostile input cannot exhaust the stack.
     static let maximumDepth = 32
+    /// Most tables a key may reach through, counting the header's parts, a dotted key's parts and
+    /// enclosing inline tables (`a.b.c = 1` under `[x.y]` is 5 deep). The tree is released (and
+    /// compared) recursively: without a bound, `a.a.a…a = 1` with 30,000 parts overflowed the
+    /// stack when the tree was freed. A real loaderd.toml is 2 or 3 deep.
+    static let maximumKeyDepth = 64
 
     let bytes: [UInt8]
     let source: String
     private var i = 0
     private var line = 1
     private var lineStart = 0
+    /// The last column computed: positions are asked for left to right, so each is counted on
+    /// from the previous one instead of from the start of the line (on a 100 KB one-line array
+    /// the recount made parsing quadratic).
+    private let columnCache = ColumnCache()
+
+    final class ColumnCache {
+        var offset = 0
+        var column = 1
+        var stepped = 0
+    }
+    var columnWork: Int { columnCache.stepped }
 
     init(bytes: [UInt8], source: String) {
         self.bytes = bytes
@@ -161,10 +89,18 @@ struct TOMLParser {
     private func position(at offset: Int) -> SourcePosition {
         var column = 1
         var k = lineStart
+        if columnCache.offset >= lineStart && columnCache.offset <= offset {
+            column = columnCache.column
+            k = columnCache.offset
+        }
+        let from = k
         while k < offset && k < bytes.count {
             if bytes[k] & 0xC0 != 0x80 { column += 1 }
             k += 1
         }
+        columnCache.stepped += k - from
+        columnCache.offset = k
+        columnCache.column = column
         return SourcePosition(line: line, column: column)
     }
 
@@ -278,7 +214,6 @@ struct TOMLParser {
 
         var table = root
         for (n, part) in keys.dropLast().enumerated() {
-            let soFar = Array(path[...n])
             if let k = table.index(of: part.key) {
                 switch table.entries[k].value.kind {
                 case .table(let t) where t.origin != .inline:
@@ -286,11 +221,11 @@ struct TOMLParser {
                 case .tableArray(let list):
                     table = list[list.count - 1]
                 default:
-                    throw error("'\(soFar.joined(separator: "."))' is already a value (line \(table.entries[k].keyPosition.line)), not a table", at: part.position)
+                    throw error("'\(path[...n].joined(separator: "."))' is already a value (line \(table.entries[k].keyPosition.line)), not a table", at: part.position)
                 }
             } else {
                 let t = TOMLTable(origin: .implicit, position: part.position)
-                table.entries.append(TOMLEntry(key: part.key, keyPosition: part.position, value: TOMLValue(kind: .table(t), position: part.position)))
+                table.append(TOMLEntry(key: part.key, keyPosition: part.position, value: TOMLValue(kind: .table(t), position: part.position)))
                 table = t
             }
         }
@@ -305,7 +240,7 @@ struct TOMLParser {
             case .tableArray(var list) where isArray:
                 let t = TOMLTable(origin: .header, position: start)
                 list.append(t)
-                table.entries[k].value.kind = .tableArray(list)
+                table.setKind(at: k, .tableArray(list))
                 return (t, path)
             case .tableArray:
                 throw error("'\(path.joined(separator: "."))' is an array of tables (line \(existing.keyPosition.line)): write [[\(path.joined(separator: "."))]] for another one", at: last.position)
@@ -319,17 +254,20 @@ struct TOMLParser {
         }
         let t = TOMLTable(origin: .header, position: start)
         let value = isArray ? TOMLValue.Kind.tableArray([t]) : .table(t)
-        table.entries.append(TOMLEntry(key: last.key, keyPosition: last.position, value: TOMLValue(kind: value, position: start)))
+        table.append(TOMLEntry(key: last.key, keyPosition: last.position, value: TOMLValue(kind: value, position: start)))
         return (t, path)
     }
 
     // MARK: Keys
 
     /// `a`, `"a b"`, `'a'`, `a.b."c"`: the parts and where each starts.
-    private mutating func parseKey() throws(ConfigError) -> [(key: String, position: SourcePosition)] {
+    private mutating func parseKey(enclosingDepth: Int = 0) throws(ConfigError) -> [(key: String, position: SourcePosition)] {
         var parts: [(key: String, position: SourcePosition)] = []
         while true {
             let start = position
+            guard enclosingDepth + parts.count < Self.maximumKeyDepth else {
+                throw error("a key may be at most \(Self.maximumKeyDepth) tables deep (counting the table header, the dotted key's parts and enclosing inline tables); this one is deeper")
+            }
             guard let b = peek else { throw error("expected a key, found end of file") }
             if b == .quote {
                 parts.append((try parseBasicString(key: []), start))
@@ -352,7 +290,7 @@ struct TOMLParser {
     /// `key = value` into `table`; dotted keys make (or extend) dotted tables.
     @discardableResult
     private mutating func parseKeyValue(into table: TOMLTable, path: [String], depth: Int = 0) throws(ConfigError) -> [String] {
-        let keys = try parseKey()
+        let keys = try parseKey(enclosingDepth: path.count)
         let fullPath = path + keys.map { $0.key }
         skipWhitespace()
         guard peek == .equals else {
@@ -369,7 +307,7 @@ struct TOMLParser {
                 target = t
             } else {
                 let t = TOMLTable(origin: .dotted, position: part.position)
-                target.entries.append(TOMLEntry(key: part.key, keyPosition: part.position, value: TOMLValue(kind: .table(t), position: part.position)))
+                target.append(TOMLEntry(key: part.key, keyPosition: part.position, value: TOMLValue(kind: .table(t), position: part.position)))
                 target = t
             }
         }
@@ -378,7 +316,7 @@ struct TOMLParser {
             throw error("duplicate key '\(last.key)' (first set at line \(existing.keyPosition.line))", at: last.position, key: fullPath.dropLast().map { $0 })
         }
         let value = try parseValue(key: fullPath, depth: depth)
-        target.entries.append(TOMLEntry(key: last.key, keyPosition: last.position, value: value))
+        target.append(TOMLEntry(key: last.key, keyPosition: last.position, value: value))
         return fullPath
     }
 
@@ -627,29 +565,5 @@ struct TOMLParser {
         }
         guard let n = Int(text) else { return .outOfRange }
         return .integer(n)
-    }
-}
-
-// Structural equality, for tests and for telling whether a reload changed anything.
-extension TOMLValue.Kind: Equatable {
-    static func == (a: TOMLValue.Kind, b: TOMLValue.Kind) -> Bool {
-        switch (a, b) {
-        case (.string(let x), .string(let y)): return x == y
-        case (.integer(let x), .integer(let y)): return x == y
-        case (.float(let x, let tx), .float(let y, let ty)): return (x == y || (x.isNaN && y.isNaN)) && tx == ty
-        case (.boolean(let x), .boolean(let y)): return x == y
-        case (.array(let x), .array(let y)): return x.map { $0.kind } == y.map { $0.kind }
-        case (.table(let x), .table(let y)): return x == y
-        case (.tableArray(let x), .tableArray(let y)): return x == y
-        default: return false
-        }
-    }
-}
-
-extension TOMLTable: Equatable {
-    /// Same keys in the same order with equal values (positions and origins are not compared).
-    static func == (a: TOMLTable, b: TOMLTable) -> Bool {
-        a === b || (a.entries.count == b.entries.count
-            && zip(a.entries, b.entries).allSatisfy { $0.key == $1.key && $0.value.kind == $1.value.kind })
     }
 }

@@ -86,22 +86,52 @@ final class PlymouthServer {
         return fd
     }
 
-    /// Accepts what is pending on `listener` (bounded per turn). At the connection limit the
-    /// oldest connection is dropped, so that PID 1's messages always get through.
-    func accept(_ listener: Int32, logNotice: (String) -> Void) {
+    /// Most connections from peers other than root at once. Plymouth's protocol is root's (every
+    /// request from another uid gets NAK), so others get a small share, and only ever evict each
+    /// other: any local user can connect, and must never cost a root peer (PID 1, `plymouth`
+    /// run by boot scripts) its connection or the messages waiting on it.
+    var maximumUnprivileged: Int { Swift.max(1, maximumConnections / 4) }
+
+    /// Accepts what is pending on `listener` (bounded per turn). At the limit, room is made by
+    /// dropping the oldest unprivileged connection; only a root peer may drop a root connection
+    /// (the oldest), so that PID 1's messages always get through. Returns the error that stopped
+    /// accepting (EMFILE and the like) for the caller to back off; nil when the backlog is empty.
+    func accept(_ listener: Int32, logNotice: (String) -> Void) -> Errno? {
         for _ in 0..<64 {
             let r = syscall { loaderd_accept_nonblocking(listener) }
-            guard case .success(let raw) = r else { return }
+            let raw: Int32
+            switch r {
+            case .success(let fd): raw = fd
+            case .failure(.wouldBlock), .failure(.resourceTemporarilyUnavailable), .failure(.connectionAbort), .failure(.protocolError):
+                return nil
+            case .failure(let e):
+                return e
+            }
             let fd = OwnedDescriptor(raw)
             var pid: Int32 = 0, uid: UInt32 = 0, gid: UInt32 = 0
             // No credentials: treated as not root (every request gets NAK).
             if loaderd_peer_credentials(raw, &pid, &uid, &gid) != 0 { uid = UInt32.max }
-            if connections.count >= maximumConnections {
-                logNotice("Plymouth front end: \(maximumConnections) connections open; dropping the oldest")
-                connections.removeFirst()
+            let privileged = uid == 0
+            let unprivileged = connections.lazy.filter { $0.peerUID != 0 }.count
+            if !privileged && unprivileged >= maximumUnprivileged {
+                dropOldest(privileged: false)
+            } else if connections.count >= maximumConnections {
+                if unprivileged > 0 {
+                    dropOldest(privileged: false)
+                } else if privileged {
+                    logNotice("Plymouth front end: \(maximumConnections) root connections open; dropping the oldest")
+                    dropOldest(privileged: true)
+                } else {
+                    continue  // full of root peers: the newcomer is closed (its fd released here)
+                }
             }
             connections.append(PlymouthConnection(fd: fd, peerUID: uid))
         }
+        return nil
+    }
+
+    private func dropOldest(privileged: Bool) {
+        if let i = connections.firstIndex(where: { ($0.peerUID == 0) == privileged }) { connections.remove(at: i) }
     }
 
     func closeAll() {

@@ -169,7 +169,13 @@ public enum RequestParser {
                 guard let eq = word.firstIndex(of: "="), eq != word.startIndex else {
                     return .failure(ProtocolError(.badParameter, "'\(quote(word))' is not key=value; usage: start NAME [key=value]..."))
                 }
-                assignments.append(Assignment(key: String(word[..<eq]), value: String(word[word.index(after: eq)...])))
+                let key = String(word[..<eq])
+                // Which of two values would win is nobody's guess: refused, as the config file
+                // refuses a key set twice.
+                if assignments.contains(where: { $0.key == key }) {
+                    return .failure(ProtocolError(.badParameter, "parameter '\(quote(Substring(key)))' is given twice; give each parameter once"))
+                }
+                assignments.append(Assignment(key: key, value: String(word[word.index(after: eq)...])))
             }
             return .success(.start(name: String(name), assignments: assignments))
         case "stop":
@@ -204,6 +210,11 @@ public enum RequestParser {
             if rest.count > Request.maximumMessageLength {
                 return .failure(ProtocolError(.usage, "a message is at most \(Request.maximumMessageLength) characters, got \(rest.count)"))
             }
+            // Stored and shown by `status`: an escape sequence would run in the terminal of whoever
+            // reads it. Refused, as the config file refuses it.
+            if let control = rest.unicodeScalars.first(where: isControl) {
+                return .failure(ProtocolError(.encoding, "a message is one line of printable text; control character \(escaped(control)) is refused"))
+            }
             return .success(.message(String(rest)))
         case "brightness":
             let usage = "usage: brightness N (N a whole number from 0 to 100)"
@@ -225,11 +236,33 @@ public enum RequestParser {
         arguments.isEmpty ? .success(request) : .failure(ProtocolError(.usage, "usage: " + usage + " (no arguments)"))
     }
 
-    /// A word to quote back, cut to a few characters so a reply stays short.
-    static func quote(_ word: Substring) -> Substring {
+    /// A word to quote back, cut to a few characters so a reply stays short, control
+    /// characters written as `\u{1B}` (a reply is shown on terminals).
+    static func quote(_ word: Substring) -> String {
         var end = word.startIndex
         var n = 0
         while end < word.endIndex && n < quoteLimit { end = word.index(after: end); n += 1 }
-        return end == word.endIndex ? word : Substring(word[..<end] + "…")
+        return escapingControlCharacters(end == word.endIndex ? String(word) : String(word[..<end]) + "…")
+    }
+
+    /// C0, DEL and C1 (0x80–0x9F: CSI is 0x9B): what a terminal may act on.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    static func escaped(_ scalar: Unicode.Scalar) -> String {
+        "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+    }
+
+    /// `text` with each control character written as `\u{1B}`; the text itself when it has none.
+    /// Every reply goes through this: whatever a request or a parameter error echoes back, no
+    /// raw escape sequence reaches a client's terminal.
+    public static func escapingControlCharacters(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) { out += escaped(scalar) } else { out.unicodeScalars.append(scalar) }
+        }
+        return out
     }
 }

@@ -23,23 +23,23 @@ final class PsplashFIFO {
     }
 
     /// Creates (mode 0660) or reuses the FIFO in `directory` and opens it. An existing FIFO is
-    /// accepted; a regular file, a symlink or anything else at the path is refused.
+    /// reused only when it is ours (same owner) and nobody else may write to it; another's FIFO
+    /// (made in advance to feed the splash, or to read what boot scripts send) is removed and
+    /// made afresh. A regular file, a symlink or anything else at the path is refused.
     static func open(directory: String) throws(SystemError) -> PsplashFIFO {
         let path = (directory.hasSuffix("/") ? String(directory.dropLast()) : directory) + "/" + fileName
         var st = stat()
         if lstat(path, &st) == 0 {
             try check(st, path)
-        } else if errno == ENOENT {
-            let previous = umask(0o117)
-            let rc = mkfifo(path, 0o660)
-            let e = errno
-            umask(previous)
-            if rc != 0 && e != EEXIST {
-                throw SystemError("cannot create the psplash FIFO \(path)", Errno(rawValue: e),
-                                  hint: e == ENOENT ? "does the directory exist? see --psplash-fifo=DIR or boot.psplash_fifo_dir" : nil)
+            if !isTrusted(st) {
+                guard unlink(path) == 0 || errno == ENOENT else {
+                    throw SystemError("\(path) is a FIFO of uid \(st.st_uid) with mode \(String(st.st_mode & 0o777, radix: 8)) and cannot be removed", Errno.current,
+                                      hint: "remove it; loaderd only reuses a FIFO it owns that others cannot write")
+                }
+                try create(path, &st)
             }
-            guard lstat(path, &st) == 0 else { throw SystemError("cannot inspect \(path)", Errno.current) }
-            try check(st, path)
+        } else if errno == ENOENT {
+            try create(path, &st)
         } else {
             throw SystemError("cannot inspect \(path)", Errno.current)
         }
@@ -52,10 +52,31 @@ final class PsplashFIFO {
         let writeFD = OwnedDescriptor(w)
         var a = stat(), b = stat()
         guard fstat(r, &a) == 0, fstat(w, &b) == 0, (a.st_mode & UInt32(S_IFMT)) == UInt32(S_IFIFO),
-              a.st_dev == b.st_dev, a.st_ino == b.st_ino else {
+              a.st_dev == b.st_dev, a.st_ino == b.st_ino, isTrusted(a) else {
             throw SystemError("\(path) changed while it was being opened", hint: "is something else managing it?")
         }
         return PsplashFIFO(path: path, readFD: readFD, writeFD: writeFD, device: a.st_dev, inode: a.st_ino)
+    }
+
+    /// Makes the FIFO (mode 0660 from the start, through the umask); `st` gets its status.
+    private static func create(_ path: String, _ st: inout stat) throws(SystemError) {
+        let previous = umask(0o117)
+        let rc = mkfifo(path, 0o660)
+        let e = errno
+        umask(previous)
+        if rc != 0 {
+            throw SystemError("cannot create the psplash FIFO \(path)", Errno(rawValue: e),
+                              hint: e == ENOENT ? "does the directory exist? see --psplash-fifo=DIR or boot.psplash_fifo_dir"
+                                  : e == EEXIST ? "something made it at the same moment; is another splash starting?" : nil)
+        }
+        guard lstat(path, &st) == 0 else { throw SystemError("cannot inspect \(path)", Errno.current) }
+        try check(st, path)
+        guard isTrusted(st) else { throw SystemError("\(path) changed while it was being made", hint: "is something else managing it?") }
+    }
+
+    /// Ours, and writable by nobody outside its owner and group.
+    private static func isTrusted(_ st: stat) -> Bool {
+        st.st_uid == geteuid() && st.st_mode & 0o002 == 0
     }
 
     private static func check(_ st: stat, _ path: String) throws(SystemError) {

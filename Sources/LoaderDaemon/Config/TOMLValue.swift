@@ -1,0 +1,133 @@
+// Standard library only: compiled into the config fuzzer as it is (Fuzz/ConfigFuzz).
+// The tree TOML.parse builds (TOML.swift).
+
+/// A table: its entries in file order. A class, so that headers can reopen a table while it is
+/// being built.
+final class TOMLTable {
+    /// How the table came to be, which decides what may extend it later.
+    enum Origin {
+        /// Made on the way to a deeper header (`[a]` when `[a.b]` is seen first); a later `[a]` may define it.
+        case implicit
+        /// Defined by a `[header]` or one element of `[[header]]`.
+        case header
+        /// Made by a dotted key (`a.b = 1` makes table `a`).
+        case dotted
+        /// `{ ... }`: complete as written.
+        case inline
+    }
+
+    private(set) var entries: [TOMLEntry] = []
+    /// Key → index in `entries`: a lookup per key keeps parsing linear in the number of keys
+    /// (a scan per key made a file of many keys quadratic).
+    private var indexByKey: [String: Int] = [:]
+    var origin: Origin
+    /// Where the header or inline table starts.
+    var position: SourcePosition
+
+    init(origin: Origin, position: SourcePosition) { self.origin = origin; self.position = position }
+
+    func index(of key: String) -> Int? { indexByKey[key] }
+    subscript(key: String) -> TOMLEntry? { index(of: key).map { entries[$0] } }
+
+    /// Adds an entry whose key is not in the table yet (the parser checks first).
+    func append(_ entry: TOMLEntry) {
+        indexByKey[entry.key] = entries.count
+        entries.append(entry)
+    }
+
+    func setKind(at index: Int, _ kind: TOMLValue.Kind) { entries[index].value.kind = kind }
+}
+
+/// `key = value`, with where each was written.
+struct TOMLEntry {
+    let key: String
+    let keyPosition: SourcePosition
+    var value: TOMLValue
+}
+
+struct TOMLValue {
+    indirect enum Kind {
+        case string(String)
+        case integer(Int)
+        /// The value and the text as written (`2.50` stays `2.50` when passed on as an option).
+        case float(Double, text: String)
+        case boolean(Bool)
+        case array([TOMLValue])
+        case table(TOMLTable)
+        /// Made by `[[name]]` headers.
+        case tableArray([TOMLTable])
+    }
+
+    var kind: Kind
+    var position: SourcePosition
+
+    /// What the value is, for "expected X, got Y": `"big"`, `300`, `true`, `an array`.
+    var shown: String {
+        switch kind {
+        case .string(let s): return quoted(s)
+        case .integer(let i): return String(i)
+        case .float(_, let text): return text
+        case .boolean(let b): return b ? "true" : "false"
+        case .array: return "an array"
+        case .table: return "a table"
+        case .tableArray: return "an array of tables"
+        }
+    }
+
+    /// The value as option text (`4`, `2.5`, `true`, the string itself); `nil` for arrays and tables.
+    var scalarText: String? {
+        switch kind {
+        case .string(let s): return s
+        case .integer(let i): return String(i)
+        case .float(_, let text): return text.filter { $0 != "_" }
+        case .boolean(let b): return b ? "true" : "false"
+        case .array, .table, .tableArray: return nil
+        }
+    }
+}
+
+/// `"text"` with `"`, `\` and control characters escaped as in TOML.
+func quoted(_ s: String) -> String {
+    var out = "\""
+    for scalar in s.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\t": out += "\\t"
+        case "\r": out += "\\r"
+        default:
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return out + "\""
+}
+
+// Structural equality, for tests and for telling whether a reload changed anything.
+extension TOMLValue.Kind: Equatable {
+    static func == (a: TOMLValue.Kind, b: TOMLValue.Kind) -> Bool {
+        switch (a, b) {
+        case (.string(let x), .string(let y)): return x == y
+        case (.integer(let x), .integer(let y)): return x == y
+        case (.float(let x, let tx), .float(let y, let ty)): return (x == y || (x.isNaN && y.isNaN)) && tx == ty
+        case (.boolean(let x), .boolean(let y)): return x == y
+        case (.array(let x), .array(let y)): return x.map { $0.kind } == y.map { $0.kind }
+        case (.table(let x), .table(let y)): return x == y
+        case (.tableArray(let x), .tableArray(let y)): return x == y
+        default: return false
+        }
+    }
+}
+
+extension TOMLTable: Equatable {
+    /// Same keys in the same order with equal values (positions and origins are not compared).
+    static func == (a: TOMLTable, b: TOMLTable) -> Bool {
+        a === b || (a.entries.count == b.entries.count
+            && zip(a.entries, b.entries).allSatisfy { $0.key == $1.key && $0.value.kind == $1.value.kind })
+    }
+}
