@@ -27,7 +27,7 @@ import Testing
         Run(name: "virtio", canvas: (48, 24), scale: 5, rotate: 90, origin: (10, 20), background: "black"),
     ]
 
-    @Test(.timeLimit(.minutes(4)))
+    @Test(.timeLimit(.minutes(5)))
     func loaderdDrawsOnDRMAndHandsTheScreenOver() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("loaderd-qemu-drm-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }

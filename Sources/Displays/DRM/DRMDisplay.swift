@@ -161,11 +161,13 @@ public final class DRMDisplay: Display {
         previous = .allocate(capacity: placement.canvasWidth * placement.canvasHeight)
         previous.initialize(repeating: .transparent)
         events = .allocate(byteCount: 1024, alignment: 8)
-        do { try setCRTCs() } catch {
-            throw deviceError("cannot show a \(choice.width)x\(choice.height) framebuffer on \(outputNames.joined(separator: ", ")) (DRM_IOCTL_MODE_SETCRTC: \(error))")
-        }
+        // From here close() owns the descriptor, master, buffers and console.
         ok = true; keepMaster = true
         self.warnings = warnings
+        do { try setCRTCs() } catch {
+            close()
+            throw deviceError("cannot show a \(choice.width)x\(choice.height) framebuffer on \(outputNames.joined(separator: ", ")) (DRM_IOCTL_MODE_SETCRTC: \(error))")
+        }
     }
 
     deinit {
@@ -223,10 +225,11 @@ public final class DRMDisplay: Display {
                 statistics.flips += 1
             } catch {
                 if statistics.flips == 0 && i == 0 && (error == .invalidArgument || error == .notSupported) {
-                    // A driver without page flips: show this buffer and draw on screen from now on.
+                    // A driver without page flips: buffer 0 stays on screen; bring it the frame just
+                    // drawn into buffer 1 and draw on screen from now on.
                     isDoubleBuffered = false
-                    front = back
-                    if back == 1 { memcpy(bases.0, bases.1, (buffer0?.pitch ?? 0) * screenHeight) }
+                    memcpy(bases.0, bases.1, (buffer0?.pitch ?? 0) * screenHeight)
+                    reportDirty(PixelRect(x: 0, y: 0, width: placement.rotatedWidth, height: placement.rotatedHeight))
                     warnings.append("the driver cannot page-flip (\(error)); one buffer, frames may tear")
                     return
                 }
@@ -287,20 +290,20 @@ public final class DRMDisplay: Display {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         let nanoseconds = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-        guard nanoseconds - lastReprobe >= 1_000_000_000 || lastReprobe == 0 else {
-            throw DisplayError(display: name, message: "waiting for an output to come back")
-        }
+        // Between probes the last answer stands (the daemon logs an error once, not every frame).
+        let waiting = DisplayError(display: name, message: "no connected output shows \(screenWidth)x\(screenHeight); waiting for one to be plugged in")
+        guard nanoseconds - lastReprobe >= 1_000_000_000 || lastReprobe == 0 else { throw waiting }
         lastReprobe = nanoseconds
         let request = DRMModeRequest(width: screenWidth, height: screenHeight, refresh: options.mode?.refresh)
         guard let probe = try? card.drmProbe(probe: true),
               case .success(let choice) = DRMOutputChoice.choose(probe.outputs, crtcCount: probe.crtcIDs.count, connector: options.connector, mode: request) else {
-            throw DisplayError(display: name, message: "no connected output shows \(screenWidth)x\(screenHeight); waiting for one to be plugged in")
+            throw waiting
         }
         outputs = choice.assignments.compactMap { a in probe.timing(a).map { (probe.crtcIDs[a.crtcIndex], [a.output.connectorID], $0) } }
         outputNames = choice.assignments.map { $0.output.name }
         pendingFlips = 0
         do { try setCRTCs() } catch {
-            throw DisplayError(display: name, message: "setting the mode again on \(outputNames.joined(separator: ", ")) failed (\(error)); will retry")
+            throw waiting
         }
         needsModeset = false
         statistics.recoveries += 1

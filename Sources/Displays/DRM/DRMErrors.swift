@@ -28,7 +28,8 @@ func drmOpenHint(path: String, _ error: Errno) -> String {
 func drmMasterHint(path: String, _ error: Errno) -> String {
     var message = "cannot become DRM master on \(path) (\(error)): "
     if error == .permissionDenied || error == .notPermitted {
-        return message + "another program held it first and loaderd is not root; run loaderd as root (CAP_SYS_ADMIN) or before the display server"
+        return message + "loaderd is not root and did not open the card first (a non-root program only becomes master as the first to open it); "
+            + "run loaderd as root (CAP_SYS_ADMIN), or start it before the display server"
     }
     if let holder = drmMasterHolder(path: path) {
         message += "\(holder) holds it"
