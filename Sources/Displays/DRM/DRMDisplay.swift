@@ -332,7 +332,7 @@ public final class DRMDisplay: Display {
             let shown = front == 0 ? buffer0 : buffer1
             if shown?.keepOnScreen() == false {
                 standardErrorLine("<5>\(name): this kernel cannot keep the last frame after exit (DRM_IOCTL_MODE_CLOSEFB needs Linux 6.8); "
-                    + "it stays only while another program holds \(path)")
+                    + "the screen goes dark until the next program sets a mode")
             }
             console?.keepGraphicsMode()
         } else {
