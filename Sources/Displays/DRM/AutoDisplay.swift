@@ -32,7 +32,8 @@ public enum AutoDisplay {
         do { try spec.checkKeys(acceptedKeys) } catch { throw .spec(error) }
         switch find() {
         case .drm(let path):
-            return try DRMDisplay.open(DisplaySpec(type: "drm", options: [.init("device", path)] + spec.options))
+            return try DRMDisplay.open(DisplaySpec(type: "drm", options: [.init("device", path)] + spec.options), probed: true,
+                                       warn: { standardErrorLine("<4>" + $0) })
         case .framebuffer(let path):
             let fbKeys = FramebufferOptions.keys
             let kept = spec.options.filter { fbKeys.contains($0.key) }

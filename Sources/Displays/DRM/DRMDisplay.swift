@@ -68,6 +68,12 @@ public final class DRMDisplay: Display {
     }
 
     public static func open(_ spec: DisplaySpec, warn: (String) -> Void) throws(DisplayOpenError) -> DRMDisplay {
+        try open(spec, probed: false, warn: warn)
+    }
+
+    /// `probed`: the card's outputs were just asked (by the `auto` search), so read what the
+    /// kernel knows rather than probe again.
+    static func open(_ spec: DisplaySpec, probed: Bool, warn: (String) -> Void) throws(DisplayOpenError) -> DRMDisplay {
         let options: DRMOptions
         do { options = try DRMOptions(spec) } catch { throw .spec(error) }
         var path = options.device
@@ -77,10 +83,11 @@ public final class DRMDisplay: Display {
             case .failure(let why): throw .device(DisplayError(display: "drm:auto", message: why.description))
             }
         }
-        return try DRMDisplay(options: options, path: path, spec: spec, warn: warn)
+        // The search just asked the outputs (EDID reads take milliseconds each): no second probe.
+        return try DRMDisplay(options: options, path: path, probed: probed || options.device == "auto", spec: spec, warn: warn)
     }
 
-    private init(options: DRMOptions, path: String, spec: DisplaySpec, warn: (String) -> Void) throws(DisplayOpenError) {
+    private init(options: DRMOptions, path: String, probed: Bool, spec: DisplaySpec, warn: (String) -> Void) throws(DisplayOpenError) {
         let name = "drm:" + path
         self.name = name
         self.path = path
@@ -104,7 +111,7 @@ public final class DRMDisplay: Display {
         defer { if !keepMaster { try? fd.dropDRMMaster() } }
 
         let probe: DRMProbe
-        do { probe = try fd.drmProbe(probe: true) } catch { throw deviceError("cannot read the outputs of \(path) (\(error))") }
+        do { probe = try fd.drmProbe(probe: !probed) } catch { throw deviceError("cannot read the outputs of \(path) (\(error))") }
         let choice: DRMOutputChoice
         switch DRMOutputChoice.choose(probe.outputs, crtcCount: probe.crtcIDs.count, connector: options.connector, mode: options.mode) {
         case .success(let c): choice = c
