@@ -38,5 +38,17 @@ let package = Package(
             // Outside Benchmarks/: the benchmark plugin runs every executable it finds there.
             path: "Tools/FrameCost"
         ),
+        // One display's frame write (fb: or drm:), for the DRM display measured beside fbdev.
+        .executableTarget(
+            name: "DisplayFrameCost",
+            dependencies: [
+                .product(name: "FixedPoint", package: parentName),
+                .product(name: "Raster", package: parentName),
+                .product(name: "Loaders", package: parentName),
+                .product(name: "Displays", package: parentName),
+            ],
+            path: "Tools/DisplayFrameCost",
+            linkerSettings: [.unsafeFlags(["-static-stdlib"])]
+        ),
     ]
 )

@@ -26,6 +26,14 @@ public protocol Display: AnyObject {
     /// Releases the device, restoring whatever was changed at open (e.g. the console mode).
     /// Safe to call twice.
     func close()
+
+    /// Releases the device at exit; `retainingFrame` (Plymouth's `quit --retain-splash`) asks to
+    /// leave the last frame on screen for whoever takes it next. By default the same as `close()`.
+    func close(retainingFrame: Bool)
+}
+
+extension Display {
+    public func close(retainingFrame: Bool) { close() }
 }
 
 /// A display failure a person can act on: names the display, what failed and a hint.

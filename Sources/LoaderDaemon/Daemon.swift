@@ -265,7 +265,7 @@ public final class Daemon {
             if !retainSplash {
                 do { try slot.display.clear() } catch { logger.warning("\(error)") }
             }
-            slot.display.close()
+            slot.display.close(retainingFrame: retainSplash)
         }
         listener.removeFile()
         logger.info("stopped")

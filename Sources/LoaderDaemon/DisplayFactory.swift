@@ -6,6 +6,8 @@ public enum DisplayFactory {
         ("image", "image:path=FILE.ppm|FILE.png,size=WxH[,background=COLOR][,fps=N]", { spec throws(DisplaySpecError) in try ImageDisplay.open(spec) }),
         ("terminal", "terminal:size=WxH[,fps=N][,background=COLOR]", { spec throws(DisplaySpecError) in try TerminalDisplay.open(spec) }),
         ("fb", "fb:device=/dev/fb0|FILE,geometry=WxH,format=F[,stride=N][,size=WxH][,scale=N][,anchor=A][,x=N][,y=N][,rotate=DEG][,background=COLOR][,console=graphics|keep][,vsync=on|off][,buffers=auto|1|2][,fps=N] (see docs/HARDWARE.md)", { spec throws(DisplaySpecError) in do throws(DisplayOpenError) { return try FramebufferDisplay.open(spec) } catch { throw error.asSpecError(spec) } }),
+        ("drm", "drm:device=auto|/dev/dri/cardN[,connector=NAME][,mode=WxH[@HZ]][,format=xrgb8888|rgb565][,size=WxH][,scale=N][,anchor=A][,x=N][,y=N][,rotate=DEG][,background=COLOR][,console=graphics|keep][,buffers=auto|1|2][,fps=N] (see docs/HARDWARE.md)", { spec throws(DisplaySpecError) in do throws(DisplayOpenError) { return try DRMDisplay.open(spec) } catch { throw error.asSpecError(spec) } }),
+        ("auto", "auto[:size=WxH,scale=N,…] (DRM when a card has a connected output, else /dev/fb0; the keys of drm: but device=)", { spec throws(DisplaySpecError) in do throws(DisplayOpenError) { return try AutoDisplay.open(spec) } catch { throw error.asSpecError(spec) } }),
         ("max7219", "max7219:spi=/dev/spidev0.0|gpiochip=CHIP,clock=N,data=N,latch=N[,modules=N][,rows=N][,block_orientation=0|90|-90|180][,reverse_order=BOOL][,rotate=DEG][,flip=…][,brightness=0-100][,mono=threshold|dither][,dry-run=true] (see docs/HARDWARE.md)", openLED),
         ("apa102", "apa102:spi=/dev/spidev0.0|gpiochip=CHIP,clock=N,data=N,size=WxH[,layout=rows|serpentine][,origin=…][,rotate=DEG][,brightness=0-100][,gamma=G][,dry-run=true] (sk9822: the same)", openLED),
         ("sk9822", "sk9822: as apa102, with SK9822's end frame", openLED),
@@ -30,6 +32,8 @@ public enum DisplayFactory {
         case "image": return ImageDisplay.acceptedKeys
         case "terminal": return TerminalDisplay.acceptedKeys
         case "fb": return FramebufferDisplay.acceptedKeys
+        case "drm": return DRMDisplay.acceptedKeys
+        case "auto": return AutoDisplay.acceptedKeys
         case "max7219": return MAX7219Display.acceptedKeys
         case "apa102", "sk9822": return APA102Display.acceptedKeys
         case "ws2812", "sk6812": return WS2812Display.acceptedKeys

@@ -205,7 +205,7 @@ struct ConfigTests {
         let config = try Config.parse(joined, source: "examples")
         #expect(config.loader.name == "linkedin")
         #expect(config.daemon.socketGroup == "loaderd")
-        #expect(config.displays.map(\.type) == ["fb", "image"])
+        #expect(config.displays.map(\.type) == ["fb", "drm", "auto", "image"])
     }
 
     // MARK: Files

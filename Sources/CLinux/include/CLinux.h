@@ -29,5 +29,6 @@ const char *loaderd_argument(int index);
 
 
 #include "loaderd_fb.h"
+#include "loaderd_drm.h"
 #include "CLinuxSPI.h"
 #endif

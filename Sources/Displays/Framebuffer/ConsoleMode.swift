@@ -7,7 +7,7 @@ import LinuxSystem
 /// path out, in `deinit`.
 struct ConsoleMode: ~Copyable {
     private let fd: FileDescriptor
-    private let previous: Int32
+    private var previous: Int32
     let path: String
 
     /// Opens `path` (default `/dev/tty0`: whichever VT is in the foreground) and switches it to
@@ -32,6 +32,10 @@ struct ConsoleMode: ~Copyable {
         self.previous = mode
         self.path = path
     }
+
+    /// Leaves the console in graphics mode when released (a retained splash: whoever takes the
+    /// screen next sets the mode it wants).
+    mutating func keepGraphicsMode() { previous = loaderd_kd_graphics }
 
     /// Puts the console back as it was and closes the terminal.
     consuming func restore() { /* deinit does the work */ }

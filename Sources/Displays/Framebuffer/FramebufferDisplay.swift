@@ -365,7 +365,7 @@ public final class FramebufferDisplay: Display {
         return message
     }
 
-    private static func groupName(_ gid: gid_t) -> String? {
+    static func groupName(_ gid: gid_t) -> String? {
         var entry = CLinux.group()
         var result: UnsafeMutablePointer<CLinux.group>? = nil
         var buffer = [CChar](repeating: 0, count: 4096)

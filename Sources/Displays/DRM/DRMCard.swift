@@ -1,0 +1,73 @@
+import CLinux
+import LinuxSystem
+
+/// What a card offers at one moment: its CRTCs, its connectors as `DRMOutput`s, and the kernel's
+/// timings behind each output's modes (handed back to SETCRTC unchanged).
+struct DRMProbe {
+    var crtcIDs: [UInt32]
+    var outputs: [DRMOutput]
+    var timings: [UInt32: [loaderd_drm_mode_info]]
+
+    func timing(_ assignment: DRMOutputChoice.Assignment) -> loaderd_drm_mode_info? {
+        guard let list = timings[assignment.output.connectorID], assignment.mode.index < list.count else { return nil }
+        return list[assignment.mode.index]
+    }
+}
+
+extension FileDescriptor {
+    /// Reads the card's connectors and modes. `probe`: ask the outputs again (EDID; at open and
+    /// after a failure only).
+    func drmProbe(probe: Bool) throws(Errno) -> DRMProbe {
+        let resources = try drmResources()
+        var outputs: [DRMOutput] = []
+        var timings: [UInt32: [loaderd_drm_mode_info]] = [:]
+        for id in resources.connectors {
+            let connector = try drmConnector(id, probe: probe)
+            var possible: UInt32 = 0
+            for encoderID in connector.encoders {
+                if let encoder = try? drmEncoder(encoderID) { possible |= encoder.possible_crtcs }
+            }
+            var current: Int?
+            if connector.info.encoder_id != 0, let encoder = try? drmEncoder(connector.info.encoder_id), encoder.crtc_id != 0 {
+                current = resources.crtcs.firstIndex(of: encoder.crtc_id)
+            }
+            let modes = connector.modes.enumerated().map { (i, m) in
+                DRMMode(width: Int(m.hdisplay), height: Int(m.vdisplay), refresh: Int(m.vrefresh),
+                        isPreferred: m.type & loaderd_drm_mode_type_preferred != 0, index: i)
+            }
+            outputs.append(DRMOutput(connectorID: id,
+                                     name: drmConnectorTypeName(connector.info.connector_type) + "-\(connector.info.connector_type_id)",
+                                     connected: connector.info.connection == loaderd_drm_mode_connected,
+                                     modes: modes, possibleCRTCs: possible, currentCRTC: current))
+            timings[id] = connector.modes
+        }
+        return DRMProbe(crtcIDs: resources.crtcs, outputs: outputs, timings: timings)
+    }
+}
+
+/// The DRM cards present, `/dev/dri/card0` first.
+func drmCardPaths() -> [String] {
+    (0..<16).map { (n: Int) -> String in "/dev/dri/card\(n)" }.filter { (p: String) -> Bool in access(p, F_OK) == 0 }
+}
+
+/// The first card with a connected output (what `device=auto` and the `auto` display pick), or
+/// a sentence on what was found instead.
+func firstCardWithConnectedOutput() -> Result<String, DRMSearchFailure> {
+    let cards = drmCardPaths()
+    if cards.isEmpty { return .failure(DRMSearchFailure(description: "no DRM device (/dev/dri/card* does not exist: is the display driver loaded, e.g. dtoverlay=vc4-kms-v3d on a Raspberry Pi?)")) }
+    var notes: [String] = []
+    for path in cards {
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(FilePath(path), .readWrite, options: [.closeOnExec]) } catch {
+            notes.append("\(path): \(drmOpenHint(path: path, error))")
+            continue
+        }
+        defer { try? fd.close() }
+        guard let probe = try? fd.drmProbe(probe: true) else { notes.append("\(path): not a mode-setting device"); continue }
+        if probe.outputs.contains(where: { $0.connected && !$0.modes.isEmpty }) { return .success(path) }
+        notes.append("\(path): no connected output (" + probe.outputs.map { $0.name }.joined(separator: ", ") + ")")
+    }
+    return .failure(DRMSearchFailure(description: notes.joined(separator: "; ")))
+}
+
+struct DRMSearchFailure: Error, CustomStringConvertible { let description: String }

@@ -1,0 +1,62 @@
+import CLinux
+import LinuxSystem
+
+/// Why a card could not be opened, with what to do about it.
+func drmOpenHint(path: String, _ error: Errno) -> String {
+    var message = "cannot open \(path): \(error)"
+    switch error {
+    case .noSuchFileOrDirectory:
+        let others = drmCardPaths().filter { $0 != path }
+        message += others.isEmpty
+            ? " (no /dev/dri/card* exists: is the display driver loaded? on a Raspberry Pi: dtoverlay=vc4-kms-v3d; else try --display fb:)"
+            : " (try device=\(others[0]) or device=auto)"
+    case .permissionDenied, .notPermitted:
+        var st = stat()
+        if stat(path, &st) == 0, st.st_gid != 0, let group = FramebufferDisplay.groupName(st.st_gid) {
+            message += " (the device belongs to group \(group): add the user to it, e.g. usermod -aG \(group) USER, and log in again; "
+                + "mode setting also needs DRM master, which a non-root user only gets when no one else holds it)"
+        } else {
+            message += " (run as root, or add the user to group video; /dev/dri/renderD* needs group render but cannot set modes)"
+        }
+    default: break
+    }
+    return message
+}
+
+/// Why DRM master could not be taken: names the holder when debugfs shows it (root, debugfs
+/// mounted), else the usual suspects.
+func drmMasterHint(path: String, _ error: Errno) -> String {
+    var message = "cannot become DRM master on \(path) (\(error)): "
+    if error == .permissionDenied || error == .notPermitted {
+        return message + "loaderd is not root and did not open the card first (a non-root program only becomes master as the first to open it); "
+            + "run loaderd as root (CAP_SYS_ADMIN), or start it before the display server"
+    }
+    if let holder = drmMasterHolder(path: path) {
+        message += "\(holder) holds it"
+    } else {
+        message += "another program holds it (a display server, a Wayland compositor, plymouthd or a getty on a DRM console)"
+    }
+    return message + "; stop it (e.g. systemctl stop display-manager plymouth-quit-wait), or use --display fb: on its framebuffer"
+}
+
+/// `command (pid N)` of the master client listed in /sys/kernel/debug/dri/N/clients.
+func drmMasterHolder(path: String) -> String? {
+    guard let file = path.split(separator: "/").last, file.hasPrefix("card"), let minor = Int(file.dropFirst(4)) else { return nil }
+    guard let text = readSmallFile("/sys/kernel/debug/dri/\(minor)/clients") else { return nil }
+    // Columns: command tgid dev master a uid magic; master is "y" for the master client.
+    for line in text.split(separator: "\n").dropFirst() {
+        let columns = line.split(separator: " ")
+        if columns.count >= 4, columns[3] == "y" { return "\(columns[0]) (pid \(columns[1]))" }
+    }
+    return nil
+}
+
+/// The first 8 KB of a small file (sysfs, debugfs), or nil.
+func readSmallFile(_ path: String) -> String? {
+    guard let fd = try? FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec]) else { return nil }
+    defer { try? fd.close() }
+    var bytes = [UInt8](repeating: 0, count: 8192)
+    let n = bytes.withUnsafeMutableBytes { (b: UnsafeMutableRawBufferPointer) -> Int in (try? fd.read(into: b)) ?? 0 }
+    guard n > 0 else { return nil }
+    return String(decoding: bytes[0..<n], as: UTF8.self)
+}

@@ -1,0 +1,156 @@
+/// A display timing as a person names it: `1920x1080@60`.
+public struct DRMMode: Sendable, Equatable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+    /// Vertical refresh in Hz (0 when the driver reports none, e.g. virtual outputs).
+    public var refresh: Int
+    public var isPreferred: Bool
+    /// Index in the connector's mode list (the kernel's timing is looked up by it).
+    public var index: Int
+
+    public init(width: Int, height: Int, refresh: Int, isPreferred: Bool = false, index: Int = 0) {
+        self.width = width; self.height = height; self.refresh = refresh; self.isPreferred = isPreferred; self.index = index
+    }
+
+    public var description: String { "\(width)x\(height)" + (refresh > 0 ? "@\(refresh)" : "") }
+}
+
+/// A mode as configured (`mode=1280x720` or `mode=1280x720@50`).
+public struct DRMModeRequest: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var refresh: Int?
+    public init(width: Int, height: Int, refresh: Int? = nil) { self.width = width; self.height = height; self.refresh = refresh }
+}
+
+/// One connector as probed: its kernel name (`HDMI-A-1`), whether a display is attached, its
+/// modes and the CRTCs its encoders can feed (bit i = the card's i-th CRTC).
+public struct DRMOutput: Sendable, Equatable {
+    public var connectorID: UInt32
+    public var name: String
+    public var connected: Bool
+    public var modes: [DRMMode]
+    public var possibleCRTCs: UInt32
+    /// The CRTC index the connector's current encoder feeds, if any (kept to avoid a needless modeset).
+    public var currentCRTC: Int?
+
+    public init(connectorID: UInt32, name: String, connected: Bool, modes: [DRMMode], possibleCRTCs: UInt32, currentCRTC: Int? = nil) {
+        self.connectorID = connectorID; self.name = name; self.connected = connected; self.modes = modes
+        self.possibleCRTCs = possibleCRTCs; self.currentCRTC = currentCRTC
+    }
+}
+
+/// The outputs the display drives: one buffer size for all of them (mirrored), each output in a
+/// mode of exactly that size on its own CRTC.
+public struct DRMOutputChoice: Sendable, Equatable {
+    public struct Assignment: Sendable, Equatable {
+        public var output: DRMOutput
+        public var mode: DRMMode
+        public var crtcIndex: Int
+    }
+    public var width: Int
+    public var height: Int
+    public var assignments: [Assignment]
+    /// Connected outputs left dark, each with the reason (for the log).
+    public var skipped: [String]
+
+    /// Chooses from `outputs` (in the card's order): the first connected one (or the one named
+    /// `connector`) decides the size — the configured `mode` or its preferred mode (else its
+    /// largest) — and every other connected output showing a mode of that size mirrors it.
+    /// `crtcCount` CRTCs exist; each output needs one its encoders can reach.
+    public static func choose(_ outputs: [DRMOutput], crtcCount: Int, connector: String? = nil,
+                              mode request: DRMModeRequest? = nil) -> Result<DRMOutputChoice, DRMChoiceError> {
+        let connected = outputs.filter { $0.connected && !$0.modes.isEmpty }
+        let listing = outputs.map { "\($0.name) \($0.connected ? ($0.modes.isEmpty ? "connected, no modes" : "connected") : "disconnected")" }
+            .joined(separator: ", ")
+        let primary: DRMOutput
+        if let connector {
+            guard let named = outputs.first(where: { $0.name.lowercased() == connector.lowercased() }) else {
+                return .failure(.noConnectedOutput("no connector named \(connector) (connectors: \(listing))"))
+            }
+            guard named.connected, !named.modes.isEmpty else {
+                return .failure(.noConnectedOutput("connector \(named.name) has no display attached (connectors: \(listing))"))
+            }
+            primary = named
+        } else {
+            guard let first = connected.first else {
+                return .failure(.noConnectedOutput("no connected output (connectors: \(listing.isEmpty ? "none" : listing))"))
+            }
+            primary = first
+        }
+        let mode: DRMMode
+        if let request {
+            guard let found = bestMode(primary.modes, width: request.width, height: request.height, refresh: request.refresh) else {
+                return .failure(.noSuchMode("\(primary.name) has no mode \(request.width)x\(request.height)"
+                    + (request.refresh.map { "@\($0)" } ?? "") + "; its modes: " + distinctModes(primary.modes)))
+            }
+            mode = found
+        } else {
+            mode = primary.modes.first { $0.isPreferred } ?? primary.modes.max { $0.width * $0.height < $1.width * $1.height }!
+        }
+
+        var used: UInt32 = 0
+        var assignments: [Assignment] = []
+        var skipped: [String] = []
+        func crtc(for output: DRMOutput) -> Int? {
+            let free = output.possibleCRTCs & ~used
+            if let current = output.currentCRTC, current < crtcCount, free & (1 << UInt32(current)) != 0 { return current }
+            for i in 0..<min(crtcCount, 32) where free & (1 << UInt32(i)) != 0 { return i }
+            return nil
+        }
+        guard let primaryCRTC = crtc(for: primary) else {
+            return .failure(.noCRTC("no display controller (CRTC) can drive \(primary.name)"))
+        }
+        used |= 1 << UInt32(primaryCRTC)
+        assignments.append(Assignment(output: primary, mode: mode, crtcIndex: primaryCRTC))
+        // Mirrors: only when one output was not named.
+        if connector == nil {
+            for output in connected where output.connectorID != primary.connectorID {
+                guard let m = bestMode(output.modes, width: mode.width, height: mode.height, refresh: nil) else {
+                    skipped.append("\(output.name) left dark: it has no \(mode.width)x\(mode.height) mode to mirror \(primary.name) "
+                        + "(its preferred: \((output.modes.first { $0.isPreferred } ?? output.modes[0]).description); give mode= a size both show)")
+                    continue
+                }
+                guard let c = crtc(for: output) else {
+                    skipped.append("\(output.name) left dark: no free display controller (CRTC) can drive it")
+                    continue
+                }
+                used |= 1 << UInt32(c)
+                assignments.append(Assignment(output: output, mode: m, crtcIndex: c))
+            }
+        }
+        return .success(DRMOutputChoice(width: mode.width, height: mode.height, assignments: assignments, skipped: skipped))
+    }
+
+    /// The mode of that size: the preferred one if it is, else the highest refresh (or exactly
+    /// `refresh` when given).
+    static func bestMode(_ modes: [DRMMode], width: Int, height: Int, refresh: Int?) -> DRMMode? {
+        let sized = modes.filter { $0.width == width && $0.height == height && (refresh == nil || $0.refresh == refresh) }
+        return sized.first { $0.isPreferred } ?? sized.max { $0.refresh < $1.refresh }
+    }
+
+    static func distinctModes(_ modes: [DRMMode]) -> String {
+        var seen: [String] = []
+        for m in modes where !seen.contains(m.description) { seen.append(m.description) }
+        return seen.prefix(12).joined(separator: ", ") + (seen.count > 12 ? ", …" : "")
+    }
+}
+
+public enum DRMChoiceError: Error, Sendable, Equatable, CustomStringConvertible {
+    case noConnectedOutput(String)
+    case noSuchMode(String)
+    case noCRTC(String)
+
+    public var description: String {
+        switch self {
+        case .noConnectedOutput(let s), .noSuchMode(let s), .noCRTC(let s): s
+        }
+    }
+}
+
+/// The kernel's connector type names (drivers/gpu/drm/drm_connector.c), for `HDMI-A-1`-style names.
+func drmConnectorTypeName(_ type: UInt32) -> String {
+    let names = ["Unknown", "VGA", "DVI-I", "DVI-D", "DVI-A", "Composite", "SVIDEO", "LVDS", "Component", "DIN",
+                 "DP", "HDMI-A", "HDMI-B", "TV", "eDP", "Virtual", "DSI", "DPI", "Writeback", "SPI", "USB"]
+    return Int(type) < names.count ? names[Int(type)] : "Type\(type)"
+}

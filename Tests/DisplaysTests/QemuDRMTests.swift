@@ -1,0 +1,99 @@
+import Foundation
+import ImageCodecs
+import Raster
+import Testing
+@testable import Displays
+
+/// The real loaderd on real kernel DRM drivers: scripts/qemu-drm-test boots Debian's kernel under
+/// qemu with bochs-drm (card0, with fbdev emulation: /dev/fb0 exists) and virtio-gpu (card1, no
+/// framebuffer), runs loaderd on each and takes QMP screendumps from outside. Here each screen is
+/// compared with `loaderctl render` of the same loader at the same time, placed as the spec says
+/// (worked out by hand below) — exactly: XRGB8888 loses nothing.
+@Suite(.serialized) struct QemuDRMTests {
+    struct Run {
+        let name: String
+        let canvas: (width: Int, height: Int)
+        let scale: Int
+        let rotate: Int
+        let origin: (x: Int, y: Int)
+        let background: String
+    }
+
+    // Both outputs come up at 1280x800 (their preferred mode). bochs, `auto:size=64x32,scale=4,
+    // background=#102030`: 256x128 centred at (512, 336). virtio, `drm:device=/dev/dri/card1,
+    // size=48x24,scale=5,rotate=90,anchor=top-left,x=10,y=20`: 24x48 rotated, 120x240 at (10, 20).
+    static let runs = [
+        Run(name: "bochs", canvas: (64, 32), scale: 4, rotate: 0, origin: (512, 336), background: "#102030"),
+        Run(name: "virtio", canvas: (48, 24), scale: 5, rotate: 90, origin: (10, 20), background: "black"),
+    ]
+
+    @Test(.timeLimit(.minutes(5)))
+    func loaderdDrawsOnDRMAndHandsTheScreenOver() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("loaderd-qemu-drm-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let script = QemuFramebufferTests.repository.appendingPathComponent("scripts/qemu-drm-test")
+        let loaderd = QemuFramebufferTests.productsDirectory.appendingPathComponent("loaderd")
+        let result = try QemuFramebufferTests.run(script, ["--loaderd", loaderd.path, "--out", out.path])
+        if result.status == 77 {
+            let reason = result.stderr.split(separator: "\n").last { $0.contains("SKIP") }.map(String.init) ?? result.stderr
+            print("SKIPPED the qemu DRM test: \(reason)")
+            try Test.cancel("qemu or Debian's kernel cannot be obtained: \(reason)")
+        }
+        try #require(result.status == 0, "scripts/qemu-drm-test failed:\n\(result.stderr)")
+
+        for run in Self.runs {
+            let info = try String(contentsOf: out.appendingPathComponent("\(run.name).info"), encoding: .utf8)
+            let log = (try? String(contentsOf: out.appendingPathComponent("\(run.name).log"), encoding: .utf8)) ?? ""
+            #expect(info.contains("@@@ \(run.name) loaderd exit 0"), "\(info)")
+            // The bochs card also has /dev/fb0: `auto` must have chosen DRM all the same.
+            #expect(log.contains("display drm:/dev/dri/card\(run.name == "bochs" ? 0 : 1) \(run.canvas.width)x\(run.canvas.height)"), "\(log)")
+            #expect(!log.contains("<4>") && !log.contains("<3>"), "loaderd warned on \(run.name):\n\(log)")
+
+            let ppm = out.appendingPathComponent("expected-\(run.name).ppm")
+            let render = try QemuFramebufferTests.run(QemuFramebufferTests.productsDirectory.appendingPathComponent("loaderctl"),
+                                                      ["render", "bar", "--progress", "40", "--at", "0", "--size", "\(run.canvas.width)x\(run.canvas.height)",
+                                                       "--background", run.background, "--output", ppm.path])
+            try #require(render.status == 0, "loaderctl render failed: \(render.stderr)")
+            let image = try PPM.decode([UInt8](try Data(contentsOf: ppm)))
+            var canvas = Canvas(width: image.width, height: image.height)
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    let i = (y * image.width + x) * 3
+                    canvas[x, y] = Pixel(r: image.bytes[i], g: image.bytes[i + 1], b: image.bytes[i + 2], a: 255)
+                }
+            }
+            let background = try Color(parsing: run.background)
+            let drawn = try PPM.decode([UInt8](try Data(contentsOf: out.appendingPathComponent("\(run.name)-drawn.ppm"))))
+            try #require(drawn.width == 1280 && drawn.height == 800, "\(run.name) screen is \(drawn.width)x\(drawn.height)")
+            let expected = expectedScreen(canvas: canvas, screenWidth: 1280, screenHeight: 800, scale: run.scale, rotate: run.rotate,
+                                          originX: run.origin.x, originY: run.origin.y, background: background)
+            var mismatches: [String] = []
+            var count = 0
+            for (i, want) in expected.enumerated() {
+                let got = Color(r: drawn.bytes[i * 3], g: drawn.bytes[i * 3 + 1], b: drawn.bytes[i * 3 + 2])
+                if got != want {
+                    count += 1
+                    if mismatches.count < 5 { mismatches.append("(\(i % 1280),\(i / 1280)): expected \(want), got \(got)") }
+                }
+            }
+            #expect(expected.filter { $0 != background }.count > 1000, "the offline render drew almost nothing")
+            #expect(count == 0, "\(count) pixels differ on \(run.name): \(mismatches.joined(separator: "; "))")
+
+            // After quit, the splash is gone: bochs shows the console again (fbcon's framebuffer was
+            // put back on the CRTC); virtio had nothing before, so its output is off.
+            let after = try PPM.decode([UInt8](try Data(contentsOf: out.appendingPathComponent("\(run.name)-after.ppm"))))
+            let splashLeft = stride(from: 0, to: after.bytes.count, by: 3).contains { i in
+                Color(r: after.bytes[i], g: after.bytes[i + 1], b: after.bytes[i + 2]) == Color(r: 0x10, g: 0x20, b: 0x30)
+            }
+            if run.name == "bochs" { #expect(!splashLeft, "the splash background is still on screen after quit") }
+
+            // Another DRM client became master and set its own mode: the whole screen magenta.
+            #expect(info.contains("@@@ \(run.name) client exit 0"), "the next DRM client failed:\n\(info)")
+            let client = try PPM.decode([UInt8](try Data(contentsOf: out.appendingPathComponent("\(run.name)-client.ppm"))))
+            let magenta = stride(from: 0, to: client.bytes.count, by: 3).allSatisfy { i in
+                client.bytes[i] == 0xff && client.bytes[i + 1] == 0 && client.bytes[i + 2] == 0xff
+            }
+            #expect(magenta, "the next DRM client's mode is not on screen on \(run.name)")
+        }
+    }
+}
