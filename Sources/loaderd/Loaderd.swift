@@ -20,13 +20,13 @@ struct Loaderd {
     }
 
     /// The display used when none is named and standard output is not a terminal.
-    static let defaultDisplay = "fb:device=/dev/fb0"
+    static let defaultDisplay = "auto"
 
     /// Every option, in the order the help lists them.
     static let options: [OptionSpec] = [
         OptionSpec(name: "socket", kind: .value, valueName: "PATH", help: "The control socket (default: the config's, else /run/loaderd/loaderd.sock)."),
         OptionSpec(name: "socket-group", kind: .value, valueName: "NAME", help: "Group allowed to use the socket (mode 0660); others are denied."),
-        OptionSpec(name: "display", kind: .value, valueName: "SPEC", help: "A display, repeatable: TYPE:key=value,... (default: terminal:size=64x16 when standard output is a terminal, else fb:device=/dev/fb0)."),
+        OptionSpec(name: "display", kind: .value, valueName: "SPEC", help: "A display, repeatable: TYPE:key=value,... (default: terminal:size=64x16 when standard output is a terminal, else auto)."),
         OptionSpec(name: "loader", kind: .value, valueName: "NAME", help: "Start this loader at launch (see `loaderctl list`)."),
         OptionSpec(name: "set", kind: .value, valueName: "key=value", help: "A parameter of --loader, repeatable."),
         OptionSpec(name: "progress", kind: .value, valueName: "PERCENT", help: "Determinate progress at launch, 0 to 100."),

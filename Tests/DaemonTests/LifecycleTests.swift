@@ -140,12 +140,12 @@ import Testing
             let p = try Spawned(Paths.loaderd, ["--socket", dir + "/s.sock"] + args, logPath: dir + "/log-\(UUID().uuidString)")
             return (try p.wait(), p.log)
         }
-        // No display named and no terminal: the first framebuffer, as a boot splash; here there is
-        // none, and the error says which device and what to do.
+        // No display named and no terminal: `auto` (DRM, else the first framebuffer), as a boot
+        // splash; here there is neither, and the error names both and what to do.
         var (status, log) = try run([])
-        if !FileManager.default.fileExists(atPath: "/dev/fb0") {
+        if !FileManager.default.fileExists(atPath: "/dev/fb0") && !FileManager.default.fileExists(atPath: "/dev/dri") {
             #expect(status == 1)
-            #expect(log.contains("/dev/fb0"))
+            #expect(log.contains("invalid display 'auto'") && log.contains("/dev/dri/card") && log.contains("/dev/fb"))
         }
         (status, log) = try run(["--display", "bogus:x=1"])
         #expect(status == 1 && log.contains("unknown display type 'bogus'") && log.contains("image, terminal"))
