@@ -26,6 +26,14 @@ public protocol Display: AnyObject {
     /// Releases the device, restoring whatever was changed at open (e.g. the console mode).
     /// Safe to call twice.
     func close()
+
+    /// Whether each pixel is only on or off (a MAX7219 matrix): the scene then draws loaders'
+    /// monochrome designs. False unless a display says otherwise.
+    var isMonochrome: Bool { get }
+}
+
+extension Display {
+    public var isMonochrome: Bool { false }
 }
 
 /// A display failure a person can act on: names the display, what failed and a hint.
