@@ -21,7 +21,8 @@ let package = Package(
         // Per-frame code: fixed point only, no Foundation.
         .target(name: "FixedPoint"),
         .target(name: "Raster", dependencies: ["FixedPoint"]),
-        .target(name: "Loaders", dependencies: ["FixedPoint", "Raster"]),
+        // ImageCodecs: the boot screen's logo (PNG, decoded once per scene).
+        .target(name: "Loaders", dependencies: ["FixedPoint", "Raster", "ImageCodecs"]),
         // Kernel interfaces Swift cannot express (ioctl numbers from macros, struct layouts), and the
         // C library as board code sees it (Embedded Swift has no Glibc module).
         .target(name: "CLinux", exclude: ["embedded"]),
@@ -72,9 +73,9 @@ let package = Package(
             dependencies: ["FixedPoint", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "FixedPoint"]),
-        .testTarget(name: "LoadersTests", dependencies: ["Loaders", "Raster", "FixedPoint"], exclude: ["Golden"]),
+        .testTarget(name: "LoadersTests", dependencies: ["Loaders", "Raster", "FixedPoint", "ImageCodecs"], exclude: ["Golden"]),
         .testTarget(name: "DisplaysTests", dependencies: ["Displays", "Raster", "FixedPoint", "ImageCodecs", "CLinux"]),
-        .testTarget(name: "LEDTests", dependencies: ["Displays", "Transports", "Loaders", "Raster", "FixedPoint", "CLinux"]),
+        .testTarget(name: "LEDTests", dependencies: ["Displays", "Transports", "Loaders", "Raster", "FixedPoint", "CLinux", "ImageCodecs"]),
         .testTarget(name: "DaemonTests", dependencies: ["LoaderDaemon", "Loaders", "Displays", "Raster", "FixedPoint", "ImageCodecs"]),
         .testTarget(
             name: "ConfigTests",

@@ -30,10 +30,14 @@ public protocol Display: AnyObject {
     /// Releases the device at exit; `retainingFrame` (Plymouth's `quit --retain-splash`) asks to
     /// leave the last frame on screen for whoever takes it next. By default the same as `close()`.
     func close(retainingFrame: Bool)
+    /// Whether each pixel is only on or off (a MAX7219 matrix): the scene then draws loaders'
+    /// monochrome designs. False unless a display says otherwise.
+    var isMonochrome: Bool { get }
 }
 
 extension Display {
     public func close(retainingFrame: Bool) { close() }
+    public var isMonochrome: Bool { false }
 }
 
 /// A display failure a person can act on: names the display, what failed and a hint.

@@ -426,6 +426,13 @@ public final class Daemon {
     var sceneOptions: SceneOptions {
         var options = SceneOptions()
         options.messageStyle = configuration.messageStyle
+        return options.applying(configuration.screen)
+    }
+
+    /// The scene options for one display: on/off LEDs get the monochrome designs.
+    func sceneOptions(for display: any Display) -> SceneOptions {
+        var options = sceneOptions
+        if display.isMonochrome && configuration.screen.monochrome == nil { options.monochrome = true }
         return options
     }
 
@@ -433,7 +440,7 @@ public final class Daemon {
     func rebuildScenes(now: Int64) {
         if let session = state.session {
             for slot in slots where slot.scene == nil {
-                slot.scene = Scene(loader: session.loader, width: slot.display.canvasWidth, height: slot.display.canvasHeight, options: sceneOptions)
+                slot.scene = Scene(loader: session.loader, width: slot.display.canvasWidth, height: slot.display.canvasHeight, options: sceneOptions(for: slot.display))
             }
         }
         invalidateAll(now: now)
@@ -454,7 +461,7 @@ public final class Daemon {
         }
         state.start(name: type.name, assignments: assignments, loader: loader, now: now)
         for slot in slots {
-            slot.scene = Scene(loader: loader, width: slot.display.canvasWidth, height: slot.display.canvasHeight, options: sceneOptions)
+            slot.scene = Scene(loader: loader, width: slot.display.canvasWidth, height: slot.display.canvasHeight, options: sceneOptions(for: slot.display))
         }
         sessionChanged(now: now)
         // Routine: boot scripts start loaders all the time (info filled 13.8 MB in 5 min of load).

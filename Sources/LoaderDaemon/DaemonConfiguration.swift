@@ -14,6 +14,8 @@ public struct DaemonConfiguration: Sendable {
     public var message: String? = nil
     /// How the message line is drawn under the loaders started from now on.
     public var messageStyle: MessageStyle = .plain
+    /// The `[screen]` table: background, logo, margins around every loader.
+    public var screen = ScreenSettings()
     public var maxClients = 64
     /// Nanoseconds a client may stay silent before it is disconnected.
     public var idleTimeout: Int64 = 60_000_000_000
@@ -42,6 +44,7 @@ extension DaemonConfiguration {
         progress = config.loader.progress.map { Percent(thousandths: Int(($0 * 1000).rounded())) }
         message = config.loader.message
         messageStyle = config.loader.messageStyle
+        screen = config.screen
         maxClients = config.daemon.maxClients
         idleTimeout = config.daemon.idleTimeout == 0 ? Int64.max / 4 : config.daemon.idleTimeout * 1000
         maxLine = config.daemon.maxLine

@@ -26,6 +26,21 @@ public enum AnyLoader: Sendable {
 
     public var name: String { kind.name }
 
+    /// Bars may change proportions: on a strip they take its whole width and height.
+    public var stretches: Bool { kind == .linkedin || kind == .bar }
+
+    public var screen: ScreenSettings {
+        switch self {
+        case .linkedin(let l): return l.screen
+        case .pagedots(let l): return l.screen
+        case .quizup(let l): return l.screen
+        case .shimmer(let l): return l.screen
+        case .worm(let l): return l.screen
+        case .skeleton(let l): return l.screen
+        case .bar(let l): return l.screen
+        }
+    }
+
     // One switch per requirement: Embedded Swift has no generic closures to share them.
     public var designSize: DesignSize {
         switch self {

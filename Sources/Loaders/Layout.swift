@@ -14,9 +14,27 @@ public struct Layout: Sendable {
     /// Pixels per design unit, horizontally and vertically.
     public let scaleX: Fixed
     public let scaleY: Fixed
+    /// Pixels per design unit for lengths that are the same in both directions (radii).
+    public let lengthScale: Fixed
 
-    public init(rect: FixedRect, scaleX: Fixed, scaleY: Fixed) {
+    public init(rect: FixedRect, scaleX: Fixed, scaleY: Fixed, lengthScale: Fixed? = nil) {
         self.rect = rect; self.scaleX = scaleX; self.scaleY = scaleY
+        self.lengthScale = lengthScale ?? Swift.min(scaleX, scaleY)
+    }
+
+    /// For loaders that may change proportions (bars): the whole width of `area`, and its whole
+    /// height where the area is a strip (an LED strip is used top to bottom), otherwise at least the
+    /// proportional height and at most half the width, centred. Radii follow the height, so a
+    /// capsule stays a capsule.
+    public static func stretch(design: DesignSize, into area: PixelRect) -> Layout {
+        let fitted = fit(design: design, into: area)
+        let w = Swift.max(1, area.width)
+        let h = Swift.max(1, Swift.min(area.height, Swift.max(fitted.rect.height.rounded, w / 2)))
+        let y = area.y + (area.height - h) / 2
+        let dh = Int64(Swift.max(1, design.height))
+        return Layout(rect: FixedRect(x: Fixed(area.x), y: Fixed(y), width: Fixed(w), height: Fixed(h)),
+                      scaleX: Fixed.ratio(Int64(w), Int64(Swift.max(1, design.width))), scaleY: Fixed.ratio(Int64(h), dh),
+                      lengthScale: Fixed.ratio(Int64(h), dh))
     }
 
     /// Fits `design` (width, height in design units) into `area`, centred, proportions kept.
@@ -47,7 +65,7 @@ public struct Layout: Sendable {
         FixedRect(x: self.x(x), y: self.y(y), width: width * scaleX, height: height * scaleY)
     }
     /// A length that is the same in both directions (a radius): the smaller scale, so circles stay inside.
-    @inlinable public func length(_ designLength: Fixed) -> Fixed { designLength * Swift.min(scaleX, scaleY) }
+    @inlinable public func length(_ designLength: Fixed) -> Fixed { designLength * lengthScale }
 }
 
 /// A loader's design size in design units.

@@ -25,7 +25,11 @@ public struct LinkedInBar: Loader {
     public let duration: Microseconds
     public let curve: CubicBezier
 
+    /// The `screen.*` settings it was started with (applied to its scene).
+    public let screen: ScreenSettings
+
     public init(_ parameters: Parameters) {
+        screen = parameters.screen
         cornerRadius = parameters.number("cornerRadius")
         fill = parameters.color("fill")
         track = parameters.color("track")
@@ -54,11 +58,13 @@ public struct LinkedInBar: Loader {
     public func draw(_ context: inout DrawContext, in layout: Layout, state: FrameState) {
         let area = layout.rect
         let radius = layout.length(cornerRadius)
-        context.canvas.fill(RoundedRectangle(area, cornerRadius: radius), with: .solid(track))
+        // Monochrome: the track unlit and the fill lit (blue and half-gray are both below a
+        // MAX7219's threshold, so the colours would light nothing).
+        let fill = context.monochrome ? Color.white : self.fill
+        if !context.monochrome { context.canvas.fill(RoundedRectangle(area, cornerRadius: radius), with: .solid(track)) }
         let centre = area.x + area.width * centreFraction(at: state.elapsed)
         let half = area.width / 2
         let fillRect = FixedRect(x: centre - half / 2, y: area.y, width: half, height: area.height)
-        let fill = self.fill
         context.canvas.withClip(.roundedRect(area, cornerRadius: radius)) { canvas in
             canvas.fill(RoundedRectangle(fillRect, cornerRadius: radius), with: .solid(fill))
         }

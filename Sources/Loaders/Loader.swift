@@ -6,6 +6,10 @@ public struct DrawContext: Sendable {
     public var canvas: Canvas
     /// A canvas-sized coverage mask (for text shimmer and other masked fills).
     public var mask: Mask
+    /// The display lights each pixel fully or not at all (a MAX7219 matrix): loaders then draw
+    /// their monochrome design, lit (white) and unlit (black) parts chosen so that every loader
+    /// reads at the default threshold instead of leaving its mid-luma colours to chance.
+    public var monochrome = false
 
     public init(width: Int, height: Int) {
         canvas = Canvas(width: width, height: height)

@@ -8,24 +8,25 @@ public enum MessageStyle: String, Sendable, CaseIterable {
 
 /// The message line: one line of bitmap text centred under the loader.
 ///
-/// Font: below 32 pixels of canvas height the small 3x5 font at scale 1 (an 8-pixel LED strip
-/// keeps its loader and shows no message; a 16-pixel panel has room for both); from 32 pixels on,
-/// the large 5x7+2 font at scale ⌊height / 120⌋ (at least 1). The line is exactly as tall as that
-/// font's text box at that scale.
-///
-/// A message wider than its area keeps its start, cut after the last glyph that fits whole
-/// (see `ShimmerText.placement`).
+/// Font, by the canvas: on a screen (`BootScreenLayout.isScreen`) the large 5x7+2 font at scale
+/// ⌊shorter side / 360⌋ (at least 1: 1 at 800x480, 2 at 1280x720, 3 at 1920x1080); elsewhere
+/// below 32 pixels of height the small 3x5 font, from 32 on the large one at scale 1. Then by the
+/// width: a message too wide for the line at that scale takes the largest smaller scale at which
+/// it fits whole. If it fits at none, it is cut after its last whole word with an ellipsis, or,
+/// on an LED matrix, scrolls as a marquee (`Marquee`), positioned by the time.
 public enum MessageLine {
-    /// The font and scale of the message line on a canvas `canvasHeight` tall.
-    public static func font(forCanvasHeight canvasHeight: Int) -> (font: BitmapFont, scale: Int) {
-        canvasHeight < 32 ? (.small, 1) : (.large, Swift.max(1, canvasHeight / 120))
+    /// The preferred font and scale of the message line on a `width × height` canvas.
+    public static func font(forCanvasWidth width: Int, height: Int) -> (font: BitmapFont, scale: Int) {
+        if BootScreenLayout.isScreen(width: width, height: height) { return (.large, Swift.max(1, Swift.min(width, height) / 360)) }
+        return height < 32 ? (.small, 1) : (.large, 1)
     }
 
-    /// Height in pixels of the message line on a canvas `canvasHeight` tall: the text box of
-    /// `font(forCanvasHeight:)`.
-    public static func height(forCanvasHeight canvasHeight: Int) -> Int {
-        let (font, scale) = font(forCanvasHeight: canvasHeight)
-        return font.height(scale: scale)
+    /// The scale for `message` in a line `width` wide: the preferred one, or the largest smaller
+    /// one at which the message fits whole (1 when none does).
+    public static func scale(for message: String, font: BitmapFont, preferred: Int, width: Int) -> Int {
+        var s = Swift.max(1, preferred)
+        while s > 1 && font.width(of: message, scale: s) > width { s -= 1 }
+        return s
     }
 
     // Built once (on first use), so a styled line allocates nothing per frame.
@@ -37,17 +38,21 @@ public enum MessageLine {
     /// (the time is the loader's `elapsed`). Uses `context.mask` as scratch.
     public static func draw(_ message: String, style: MessageStyle, color: Color, into context: inout DrawContext,
                             area: PixelRect, elapsed: Microseconds) {
-        let (font, scale) = font(forCanvasHeight: context.canvas.height)
+        let canvas = context.canvas
+        let preferred = font(forCanvasWidth: canvas.width, height: canvas.height)
+        let font = preferred.font
+        let scale = scale(for: message, font: font, preferred: preferred.scale, width: area.width)
+        let overflow: TextOverflow = BootScreenLayout.isScreen(width: canvas.width, height: canvas.height) ? .ellipsis : .marquee(elapsed: elapsed)
         switch style {
         case .plain:
-            guard ShimmerText.layOut(message, font: font, scale: scale, in: area, mask: &context.mask) != nil else { return }
-            context.canvas.fill(context.mask, with: .solid(color))
+            guard ShimmerText.layOut(message, font: font, scale: scale, in: area, mask: &context.mask, overflow: overflow) != nil else { return }
+            context.canvas.fill(context.mask, with: .solid(context.monochrome ? .white : color))
         case .grok:
-            grok.draw(message, font: font, scale: scale, in: area, elapsed: elapsed, into: &context)
+            grok.draw(message, font: font, scale: scale, in: area, elapsed: elapsed, into: &context, overflow: overflow)
         case .chatgpt:
-            chatgpt.draw(message, font: font, scale: scale, in: area, elapsed: elapsed, into: &context)
+            chatgpt.draw(message, font: font, scale: scale, in: area, elapsed: elapsed, into: &context, overflow: overflow)
         case .calm:
-            calm.draw(message, font: font, scale: scale, in: area, elapsed: elapsed, into: &context)
+            calm.draw(message, font: font, scale: scale, in: area, elapsed: elapsed, into: &context, overflow: overflow)
         }
     }
 }

@@ -49,7 +49,11 @@ public struct PageDots: Loader {
     /// After this long a change has settled: its contribution is left out.
     let settle: Microseconds
 
+    /// The `screen.*` settings it was started with (applied to its scene).
+    public let screen: ScreenSettings
+
     public init(_ parameters: Parameters) {
+        screen = parameters.screen
         count = parameters.integer("count")
         spacing = parameters.integer("spacing")
         dotSize = parameters.integer("dotSize")
@@ -155,14 +159,23 @@ public struct PageDots: Loader {
             let width = dot + (pill - dot) * pillness(slot, current: current, state: state)
             let rect = layout.rect(x, .zero, Swift.max(.zero, width), dot)
             x += width + gap
-            if slot != current {
+            if context.monochrome {
+                // On/off LEDs: pages seen are lit discs, the rest and the pill's track lit outlines.
+                if slot < current {
+                    context.canvas.fill(RoundedRectangle.capsule(rect), with: .solid(.white))
+                } else {
+                    Monochrome.outline(RoundedRectangle.capsule(rect), inner: RoundedRectangle.capsule(rect.insetBy(dx: .one, dy: .one)), into: &context.canvas)
+                }
+                if slot != current { continue }
+            } else if slot != current {
                 context.canvas.fill(RoundedRectangle.capsule(rect), with: .solid(color), opacity: slot < current ? seenOpacity : unseenOpacity)
                 continue
+            } else {
+                context.canvas.fill(RoundedRectangle.capsule(rect), with: .solid(color), opacity: trackOpacity)
             }
-            context.canvas.fill(RoundedRectangle.capsule(rect), with: .solid(color), opacity: trackOpacity)
             guard fraction.raw > 0 else { continue }
             let fillRect = FixedRect(x: rect.x, y: rect.y, width: pill * fraction * layout.scaleX, height: rect.height)
-            let color = self.color
+            let color = context.monochrome ? Color.white : self.color
             context.canvas.withClip(.roundedRect(rect, cornerRadius: Swift.min(rect.width, rect.height) / 2)) { canvas in
                 canvas.fill(RoundedRectangle.capsule(fillRect), with: .solid(color))
             }

@@ -150,6 +150,8 @@ public struct ParameterError: Error, Sendable, CustomStringConvertible, Equatabl
 public struct Parameters: Sendable {
     public let loader: String
     private var values: [String: ParameterValue]
+    /// The `screen.*` assignments, which set the scene around the loader rather than the loader.
+    public let screen: ScreenSettings
 
     /// Validates `assignments` (in order; later ones win) against `specs`. A `preset=NAME`
     /// assignment (when the loader has presets) applies that preset's values first, so explicit
@@ -159,7 +161,8 @@ public struct Parameters: Sendable {
         self.loader = loader
         var values: [String: ParameterValue] = [:]
         for spec in specs { values[spec.key] = try spec.parse(spec.defaultValue, loader: loader) }
-        var explicit = assignments
+        var explicit = assignments.filter { !$0.key.hasPrefix(ScreenSettings.prefix) }
+        screen = try ScreenSettings(assignments.filter { $0.key.hasPrefix(ScreenSettings.prefix) }, loader: loader)
         if let i = explicit.lastIndex(where: { $0.key == "preset" }) {
             let name = explicit[i].value
             guard let preset = presets.first(where: { $0.name == name.asciiLowercased() }) else {

@@ -22,7 +22,11 @@ public struct ProgressBar: Loader {
     /// The fill grows from the right edge.
     public let fillsFromRight: Bool
 
+    /// The `screen.*` settings it was started with (applied to its scene).
+    public let screen: ScreenSettings
+
     public init(_ parameters: Parameters) {
+        screen = parameters.screen
         fill = parameters.color("fill")
         track = parameters.color("track")
         designSize = DesignSize(width: parameters.integer("width"), height: parameters.integer("height"))
@@ -36,7 +40,13 @@ public struct ProgressBar: Loader {
 
     public func draw(_ context: inout DrawContext, in layout: Layout, state: FrameState) {
         let area = layout.rect
-        context.canvas.fill(RoundedRectangle.capsule(area), with: .solid(track))
+        let fill = context.monochrome ? Color.white : self.fill
+        if context.monochrome {
+            // On/off LEDs: the track as a lit outline, so an empty bar still shows where it is.
+            Monochrome.outline(RoundedRectangle.capsule(area), inner: RoundedRectangle.capsule(area.insetBy(dx: .one, dy: .one)), into: &context.canvas)
+        } else {
+            context.canvas.fill(RoundedRectangle.capsule(area), with: .solid(track))
+        }
         guard let progress = state.displayedProgress, progress.raw > 0 else { return }
         // The fill is a capsule of its own width, clipped to the track: at small widths it shows as
         // the rounded start of the bar rather than a squashed dot.

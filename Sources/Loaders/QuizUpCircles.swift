@@ -34,7 +34,11 @@ public struct QuizUpCircles: Loader {
     public let boltColor: Color
     public let showBolt: Bool
 
+    /// The `screen.*` settings it was started with (applied to its scene).
+    public let screen: ScreenSettings
+
     public init(_ parameters: Parameters) {
+        screen = parameters.screen
         colors = parameters.colors("colors")
         stepDuration = Swift.max(1, parameters.seconds("stepDuration"))
         let c = parameters.curve("curve")
@@ -68,15 +72,25 @@ public struct QuizUpCircles: Loader {
         let center = layout.point(50, 50)
         let full = Ellipse(center: center, radius: layout.length(50))
         let growing = full.scaled(by: curve(fraction), about: center)
-        let front = colors[Int(step % n)]
-        let back: Color? = step == 0 ? nil : colors[Int((step - 1) % n)]
+        var front = colors[Int(step % n)]
+        var back: Color? = step == 0 ? nil : colors[Int((step - 1) % n)]
+        var bolt = boltColor
+        if context.monochrome {
+            // On/off LEDs cannot tell blue from purple: steps alternate lit and unlit circles, and
+            // the bolt takes the opposite of the circle under it (the new one covers the bolt's box
+            // from about 72 % of its growth on).
+            front = step % 2 == 0 ? .white : .black
+            back = step == 0 ? nil : (step % 2 == 0 ? .black : .white)
+            let under = curve(fraction) >= Fixed(72, over: 100) ? front : (back ?? .black)
+            bolt = under == .white ? .black : .white
+        }
 
         context.canvas.withClip(.rect(layout.rect)) { canvas in
             if let back { canvas.fill(full, with: .solid(back)) }
             canvas.fill(growing, with: .solid(front))
         }
         if showBolt {
-            context.canvas.fill(Bolt(layout: layout), with: .solid(boltColor))
+            context.canvas.fill(Bolt(layout: layout), with: .solid(bolt))
         }
     }
 }

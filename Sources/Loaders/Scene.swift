@@ -1,10 +1,12 @@
 import FixedPoint
+import ImageCodecs
 import Raster
 
 /// Options of the scene around a loader: what `loaderd` and `loaderctl render` set per display.
 public struct SceneOptions: Sendable {
-    /// Empty pixels kept around the loader on every side.
-    public var margin: Int = 0
+    /// Empty pixels kept around everything on every side; nil: automatic (5 % of the shorter side
+    /// on a screen, none on an LED matrix).
+    public var margin: Int? = nil
     /// How the message line is drawn: `plain` or a shimmer preset (`grok`, `chatgpt`, `calm`).
     public var messageStyle: MessageStyle = .plain
     /// Colour of a plain message.
@@ -13,7 +15,27 @@ public struct SceneOptions: Sendable {
     public var outcomeHold: Microseconds = 1_500_000
     public var successColor: Color = .green
     public var failureColor: Color = .red
+    /// The display lights a pixel fully or not at all: loaders draw their lit/unlit design.
+    public var monochrome = false
+    /// Colour under everything (clear: the display's own background).
+    public var background: Color = .clear
+    /// A PNG shown centred above the loader on screens (scaled down to fit 60 % x 35 % of it).
+    public var logoPath: String? = nil
+    /// The loader's size on a screen, in percent of the automatic size.
+    public var loaderSize: Int = 100
     public init() {}
+
+    /// These options with the `screen.*` settings a loader was started with applied on top.
+    public func applying(_ settings: ScreenSettings) -> SceneOptions {
+        var o = self
+        if let v = settings.margin { o.margin = v }
+        if let v = settings.monochrome { o.monochrome = v }
+        if let v = settings.background { o.background = v }
+        if let v = settings.logo { o.logoPath = v.isEmpty ? nil : v }
+        if let v = settings.loaderSize { o.loaderSize = v }
+        if let v = settings.messageColor { o.messageColor = v }
+        return o
+    }
 }
 
 /// What a scene is showing at a given time.
@@ -34,14 +56,33 @@ public struct Scene: Sendable {
     public let loader: AnyLoader
     public let options: SceneOptions
     public private(set) var context: DrawContext
+    /// The logo, decoded and scaled once when the scene is made (nil: none, or it failed to load).
+    public let logo: Logo?
+    /// Why the logo did not load, for the caller to log.
+    public let logoError: String?
 
     /// The fade-out used by loaders without an exit of their own (LOADERS.md: ≤ 0.3 s).
     public static let fadeDuration: Microseconds = 250_000
+    /// The outcome mark grows in over this, and fades out over `markFadeOut` at the end of its hold.
+    public static let markFadeIn: Microseconds = 200_000
+    public static let markFadeOut: Microseconds = 250_000
+    /// Areas up to this tall are LED strips, which a bar fills top to bottom.
+    public static let stripHeight = 16
 
     public init(loader: AnyLoader, width: Int, height: Int, options: SceneOptions = SceneOptions()) {
         self.loader = loader
+        let options = options.applying(loader.screen)
         self.options = options
         self.context = DrawContext(width: width, height: height)
+        context.monochrome = options.monochrome
+        var logo: Logo? = nil, logoError: String? = nil
+        if let path = options.logoPath, BootScreenLayout.isScreen(width: width, height: height) {
+            do { logo = try Logo.load(path: path, maxWidth: width * 60 / 100, maxHeight: height * 35 / 100) } catch {
+                logoError = "logo \(path): \(error.description)"
+            }
+        }
+        self.logo = logo
+        self.logoError = logoError
     }
 
     public var canvas: Canvas { context.canvas }
@@ -54,27 +95,35 @@ public struct Scene: Sendable {
         return .finished
     }
 
-    /// The area left for the loader and the message line's area, if the message fits.
-    public func areas(message: String?) -> (loader: PixelRect, message: PixelRect?) {
+    /// Where everything goes for a frame with `message` (see `BootScreenLayout`).
+    public func layout(message: String?, state: FrameState? = nil) -> BootScreenLayout {
         let w = context.canvas.width, h = context.canvas.height
-        let inner = PixelRect(x: options.margin, y: options.margin,
-                              width: Swift.max(1, w - 2 * options.margin), height: Swift.max(1, h - 2 * options.margin))
-        guard let message, !message.isEmpty, !loader.drawsMessage else { return (inner, nil) }
-        let line = MessageLine.height(forCanvasHeight: h)
-        let gap = Swift.max(1, line / 4)
-        // The loader keeps at least a third of the height (and 4 pixels), or the message is left out.
-        let loaderHeight = inner.height - line - gap
-        guard loaderHeight >= Swift.max(4, inner.height / 3) else { return (inner, nil) }
-        return (PixelRect(x: inner.x, y: inner.y, width: inner.width, height: loaderHeight),
-                PixelRect(x: inner.x, y: inner.y + loaderHeight + gap, width: inner.width, height: line))
+        let hasMessage = message.map { !$0.isEmpty } ?? false
+        let line = MessageLine.font(forCanvasWidth: w, height: h)
+        let design = state.map { loader.designSize(for: $0) } ?? loader.designSize
+        return BootScreenLayout.compute(width: w, height: h, options: options, design: design, kind: loader.kind,
+                                        drawsMessage: loader.drawsMessage, messageHeight: hasMessage || loader.drawsMessage ? line.font.height(scale: line.scale) : 0,
+                                        logoSize: logo.map { (width: $0.width, height: $0.height) })
     }
 
-    /// Draws the frame for `state` into `canvas` (transparent where nothing is drawn).
+    /// The area left for the loader and the message line's area, if the message fits.
+    public func areas(message: String?) -> (loader: PixelRect, message: PixelRect?) {
+        let l = layout(message: message)
+        return (l.loader, l.message)
+    }
+
+    /// Draws the frame for `state` into `canvas` (transparent where nothing is drawn, unless a
+    /// background is set).
     public mutating func render(_ state: FrameState) {
-        context.canvas.clear()
+        context.canvas.clear(to: options.background)
         let phase = phase(state)
-        let (loaderArea, messageArea) = areas(message: state.message)
-        let layout = Layout.fit(design: loader.designSize(for: state), into: loaderArea)
+        if phase == .finished { return }
+        let areas = layout(message: state.message, state: state)
+        let design = loader.designSize(for: state)
+        // Bars take a strip's whole height (an LED strip up to 16 rows) and a screen's bar box.
+        let screen = BootScreenLayout.isScreen(width: context.canvas.width, height: context.canvas.height)
+        let stretch = loader.stretches && (screen || areas.loader.height <= Scene.stripHeight)
+        let layout = stretch ? Layout.stretch(design: design, into: areas.loader) : Layout.fit(design: design, into: areas.loader)
         switch phase {
         case .running, .exiting:
             loader.draw(&context, in: layout, state: state)
@@ -83,14 +132,25 @@ public struct Scene: Sendable {
                 let remaining = Fixed.one - Fixed.ratio(state.elapsed - stop.at, Swift.max(1, duration))
                 fade(by: remaining.unitClamped)
             }
+            if let messageArea = areas.message, let message = state.message {
+                MessageLine.draw(message, style: options.messageStyle, color: options.messageColor,
+                                 into: &context, area: messageArea, elapsed: state.elapsed)
+            }
         case .showingOutcome(let outcome):
-            OutcomeMark.draw(outcome, into: &context.canvas, area: loaderArea, options: options)
+            let start = state.stop.map { $0.at + loader.exitDuration(stoppedAt: $0.at) } ?? state.elapsed
+            let shown = state.elapsed - start, left = start + options.outcomeHold - state.elapsed
+            // In: grows from 60 % and fades in; out: fades. A pop in one frame reads as a glitch.
+            let grow = Fixed.ratio(Swift.min(shown, Scene.markFadeIn), Scene.markFadeIn)
+            let eased = Fixed.one - (Fixed.one - grow) * (Fixed.one - grow)
+            let scale = Fixed(6, over: 10) + Fixed(4, over: 10) * eased
+            let opacity = Swift.min(grow, Fixed.ratio(Swift.max(0, left), Scene.markFadeOut)).unitClamped
+            OutcomeMark.draw(outcome, into: &context.canvas, area: areas.mark, scale: scale, options: options)
+            fade(by: opacity)
         case .finished:
             return
         }
-        if let messageArea, let message = state.message, phase == .running || phase == .exiting {
-            MessageLine.draw(message, style: options.messageStyle, color: options.messageColor,
-                             into: &context, area: messageArea, elapsed: state.elapsed)
+        if let logo, let rect = areas.logo {
+            logo.draw(into: &context.canvas, x: rect.x, y: rect.y, opacity: 255)
         }
     }
 
@@ -107,19 +167,27 @@ public struct Scene: Sendable {
 /// The success and failure marks: a filled circle with a check mark or a cross, drawn with the
 /// same anti-aliased primitives as the loaders.
 public enum OutcomeMark {
-    public static func draw(_ outcome: Outcome, into canvas: inout Canvas, area: PixelRect, options: SceneOptions) {
-        let layout = Layout.fit(design: DesignSize(width: 20, height: 20), into: area)
-        let center = layout.point(10, 10)
-        let color = outcome == .success ? options.successColor : options.failureColor
-        canvas.fill(Ellipse(center: center, radius: layout.length(10)), with: .solid(color))
-        let stroke = Swift.max(Fixed.one, layout.length(2))
+    /// Draws the mark for `outcome` centred in `area` at `scale` (1: fills the area's square).
+    /// Monochrome: a lit disc with unlit strokes (a green disc and a white check have nearly the
+    /// same luma, so a threshold would merge them).
+    public static func draw(_ outcome: Outcome, into canvas: inout Canvas, area: PixelRect, scale: Fixed = .one, options: SceneOptions) {
+        let full = Layout.fit(design: DesignSize(width: 20, height: 20), into: area)
+        let s = full.lengthScale * scale
+        let c = full.point(10, 10)
+        func p(_ x: Int, _ y: Int) -> Point {  // design half-units about the centre (20, 20)
+            Point(x: c.x + Fixed(x - 20, over: 2) * s, y: c.y + Fixed(y - 20, over: 2) * s)
+        }
+        let disc = options.monochrome ? Color.white : (outcome == .success ? options.successColor : options.failureColor)
+        let ink = options.monochrome ? Color.black : Color.white
+        canvas.fill(Ellipse(center: c, radius: Fixed(10) * s), with: .solid(disc))
+        let stroke = Swift.max(Fixed.one, Fixed(2) * s)
         switch outcome {
         case .success:
-            canvas.fill(LineSegment(from: layout.point(Fixed(11, over: 2), Fixed(21, over: 2)), to: layout.point(Fixed(17, over: 2), Fixed(27, over: 2)), width: stroke), with: .solid(.white))
-            canvas.fill(LineSegment(from: layout.point(Fixed(17, over: 2), Fixed(27, over: 2)), to: layout.point(Fixed(29, over: 2), Fixed(13, over: 2)), width: stroke), with: .solid(.white))
+            canvas.fill(LineSegment(from: p(11, 21), to: p(17, 27), width: stroke), with: .solid(ink))
+            canvas.fill(LineSegment(from: p(17, 27), to: p(29, 13), width: stroke), with: .solid(ink))
         case .failure:
-            canvas.fill(LineSegment(from: layout.point(Fixed(13, over: 2), Fixed(13, over: 2)), to: layout.point(Fixed(27, over: 2), Fixed(27, over: 2)), width: stroke), with: .solid(.white))
-            canvas.fill(LineSegment(from: layout.point(Fixed(27, over: 2), Fixed(13, over: 2)), to: layout.point(Fixed(13, over: 2), Fixed(27, over: 2)), width: stroke), with: .solid(.white))
+            canvas.fill(LineSegment(from: p(13, 13), to: p(27, 27), width: stroke), with: .solid(ink))
+            canvas.fill(LineSegment(from: p(27, 13), to: p(13, 27), width: stroke), with: .solid(ink))
         }
     }
 }

@@ -51,7 +51,11 @@ public struct Shimmer: Loader {
     public let shimmer: ShimmerText
     public var style: ShimmerStyle { shimmer.style }
 
+    /// The `screen.*` settings it was started with (applied to its scene).
+    public let screen: ScreenSettings
+
     public init(_ parameters: Parameters) {
+        screen = parameters.screen
         text = parameters.text("text")
         fontChoice = FontChoice(rawValue: parameters.choice("font")) ?? .auto
         shimmer = ShimmerText(style: ShimmerStyle(
@@ -101,7 +105,13 @@ public struct Shimmer: Loader {
         // Layout.fit snaps the rectangle to whole pixels.
         let r = layout.rect
         let rect = PixelRect(x: r.x.floor, y: r.y.floor, width: r.width.rounded, height: r.height.rounded)
-        let (font, scale) = font(forHeight: rect.height)
-        shimmer.draw(displayedText(state), font: font, scale: scale, in: rect, elapsed: state.elapsed, into: &context)
+        let text = displayedText(state)
+        var (font, scale) = font(forHeight: rect.height)
+        // A font taller than the line (font=large on an 8-pixel strip) would lose rows: the small one fits.
+        if font.height(scale: 1) > rect.height { font = .small; scale = 1 }
+        scale = MessageLine.scale(for: text, font: font, preferred: scale, width: rect.width)
+        let screen = BootScreenLayout.isScreen(width: context.canvas.width, height: context.canvas.height)
+        shimmer.draw(text, font: font, scale: scale, in: rect, elapsed: state.elapsed, into: &context,
+                     overflow: screen ? .ellipsis : .marquee(elapsed: state.elapsed))
     }
 }

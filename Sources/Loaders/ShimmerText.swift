@@ -66,15 +66,17 @@ public struct ShimmerStyle: Sendable, Equatable {
 /// 24 font pixels instead would make the minimum band six small-font letters wide, three times
 /// the article's proportion; it only matters for texts shorter than about three letters anyway.
 ///
-/// Text wider than the rectangle keeps its start: as many whole glyphs as fit are drawn (never a
-/// glyph cut in half, which at 3x5 reads as a different letter), centred, and the shimmer runs
-/// over what is shown. The start of a status message says what is happening: on a 64-pixel
-/// strip "Starting services" shows as "Starting service", not "tarting services".
+/// Text wider than the rectangle keeps its start: the whole words that fit, then an ellipsis
+/// (never a glyph cut in half, which at 3x5 reads as a different letter), centred, and the
+/// shimmer runs over what is shown: "Starting services" on a 60-pixel line is "Starting…". On
+/// LED strips the caller may ask for a marquee instead (`TextOverflow.marquee`).
 public struct ShimmerText: Sendable {
     public let style: ShimmerStyle
     /// The full-fill gradient (stops evenly spaced) and the overlay band, positioned per frame.
     let fill: LinearGradient
     let band: LinearGradient
+    /// The monochrome shimmer: a dark band over lit glyphs.
+    let monochromeBand = LinearGradient(colors: [.clear, .black, .black, .clear])
 
     public init(style: ShimmerStyle) {
         self.style = style
@@ -125,43 +127,40 @@ public struct ShimmerText: Sendable {
         }
     }
 
-    /// Where `text` goes when centred in `rect`: its left edge, top edge, and the width of the
-    /// part that is drawn (whole glyphs only; 0 when not even one fits).
-    public static func placement(of text: String, font: BitmapFont, scale: Int, in rect: PixelRect) -> (x: Int, y: Int, width: Int) {
+    /// Where `text` goes when centred in `rect`: its left edge, top edge, the width of the part
+    /// drawn, and how much of it is drawn (see `BitmapFont.fit`: whole words, then an ellipsis).
+    public static func placement(of text: String, font: BitmapFont, scale: Int, in rect: PixelRect)
+        -> (x: Int, y: Int, width: Int, count: Int, ellipsis: Bool) {
         let s = Swift.max(1, scale)
-        let full = font.width(of: text, scale: s)
-        var width = full
-        if full > rect.width {
-            let step = font.advance * s, gap = (font.advance - font.cellWidth) * s
-            let glyphs = Swift.max(0, (rect.width + gap) / step)
-            width = glyphs == 0 ? 0 : glyphs * step - gap
-        }
+        let (count, ellipsis) = font.fit(text, width: rect.width, scale: s)
+        var width = font.width(count: count, ellipsis: ellipsis) * s
+        if width > rect.width { width = 0 }
         let y = font.origin(centering: text, in: rect, scale: s).y
-        return (rect.x + (rect.width - width) / 2, y, width)
+        return (rect.x + (rect.width - width) / 2, y, width, count, ellipsis)
     }
 
-    /// Clears `mask` and adds the visible part of `text` centred in `rect` (see `placement`).
-    /// Returns the placement, or nil when nothing is visible.
+    /// Clears `mask` and adds `text` centred in `rect`; text wider than `rect` is cut after its
+    /// last whole word with an ellipsis (`.ellipsis`), or scrolls through the rectangle
+    /// (`.marquee`, see `Marquee`). Returns where the drawn text is, or nil when nothing is.
     @discardableResult
     public static func layOut(_ text: String, font: BitmapFont, scale: Int, in rect: PixelRect,
-                              mask: inout Mask) -> (x: Int, y: Int, width: Int)? {
+                              mask: inout Mask, overflow: TextOverflow = .ellipsis) -> (x: Int, y: Int, width: Int)? {
         mask.clear()
+        guard !rect.isEmpty else { return nil }
         let s = Swift.max(1, scale)
-        let p = placement(of: text, font: font, scale: s, in: rect)
-        guard p.width > 0, !rect.isEmpty else { return nil }
-        mask.add(text: text, font: font, x: p.x, y: p.y, scale: s)
-        if p.width < font.width(of: text, scale: s) {
-            // Cut the glyphs that do not fit whole.
-            let x0 = Swift.max(0, p.x + p.width), x1 = mask.width
-            let y0 = Swift.max(0, p.y), y1 = Swift.min(mask.height, p.y + font.height(scale: s))
-            if x0 < x1 && y0 < y1 {
-                let w = mask.width
-                mask.coverage.withUnsafeMutableBufferPointer { cov in
-                    for row in y0..<y1 { for col in x0..<x1 { cov[row * w + col] = 0 } }
-                }
-            }
+        let full = font.width(of: text, scale: s)
+        if full > rect.width, case .marquee(let elapsed) = overflow {
+            let y = font.origin(centering: text, in: rect, scale: s).y
+            let cycle = full + Marquee.gap(font: font, scale: s)
+            let x = rect.x - Marquee.offset(at: elapsed, cycle: cycle, scale: s)
+            mask.add(text: text, font: font, x: x, y: y, scale: s, within: rect)
+            mask.add(text: text, font: font, x: x + cycle, y: y, scale: s, within: rect)
+            return (rect.x, y, rect.width)
         }
-        return p
+        let p = placement(of: text, font: font, scale: s, in: rect)
+        guard p.width > 0 else { return nil }
+        mask.add(text: text, font: font, x: p.x, y: p.y, scale: s, count: p.count, ellipsis: p.ellipsis)
+        return (p.x, p.y, p.width)
     }
 
     // MARK: Drawing
@@ -169,10 +168,18 @@ public struct ShimmerText: Sendable {
     /// Draws `text` in `font` at `scale`, centred in `rect`, with the shimmer at `elapsed`.
     /// Uses `context.mask` as scratch; touches only the glyphs' pixels. Allocates nothing.
     public func draw(_ text: String, font: BitmapFont, scale: Int, in rect: PixelRect,
-                     elapsed: Microseconds, into context: inout DrawContext) {
-        guard let p = ShimmerText.layOut(text, font: font, scale: scale, in: rect, mask: &context.mask) else { return }
+                     elapsed: Microseconds, into context: inout DrawContext, overflow: TextOverflow = .ellipsis) {
+        guard let p = ShimmerText.layOut(text, font: font, scale: scale, in: rect, mask: &context.mask, overflow: overflow) else { return }
         let span = gradientSpan(textX: p.x, textWidth: p.width, font: font, scale: scale, phase: phase(at: elapsed))
-        if style.isOverlay {
+        if context.monochrome {
+            // On/off LEDs cannot show a gradient: lit glyphs with an unlit band passing through.
+            var g = monochromeBand
+            let b = Swift.max(Fixed(3 * Swift.max(1, scale)), Fixed(p.width) / 6)
+            let centre = Fixed(p.x) - b + phase(at: elapsed) * (Fixed(p.width) + b * 2)
+            g.startX = centre - b / 2; g.endX = centre + b / 2
+            context.canvas.fill(context.mask, with: .solid(.white))
+            context.canvas.fill(context.mask, with: .linearGradient(g))
+        } else if style.isOverlay {
             var g = band
             g.startX = span.startX; g.endX = span.endX
             context.canvas.fill(context.mask, with: .solid(style.textColor))
@@ -182,5 +189,35 @@ public struct ShimmerText: Sendable {
             g.startX = span.startX; g.endX = span.endX
             context.canvas.fill(context.mask, with: .linearGradient(g))
         }
+    }
+}
+
+/// What to do with text wider than its line.
+public enum TextOverflow: Sendable, Equatable {
+    /// Keep the whole words that fit, then an ellipsis.
+    case ellipsis
+    /// Scroll the whole text through the line, positioned by the time `elapsed` (a frame stays a
+    /// pure function of time).
+    case marquee(elapsed: Microseconds)
+}
+
+/// The marquee of a line too long for a narrow LED strip: the text rests at its start for
+/// `hold`, then moves left `speed` pixels per second (times the font scale) in whole pixels, with
+/// a gap of three advances before it comes round again.
+public enum Marquee {
+    public static let hold: Microseconds = 1_000_000
+    public static let speed: Int64 = 16
+
+    public static func gap(font: BitmapFont, scale: Int) -> Int { 3 * font.advance * Swift.max(1, scale) }
+
+    /// How far (pixels) the text has moved left at `elapsed`, for a text plus gap `cycle` wide.
+    public static func offset(at elapsed: Microseconds, cycle: Int, scale: Int) -> Int {
+        let pixelsPerSecond = speed * Int64(Swift.max(1, scale))
+        let moving = Int64(Swift.max(1, cycle)) * Time.perSecond / pixelsPerSecond
+        let period = hold + moving
+        var c = elapsed % period
+        if c < 0 { c += period }
+        if c < hold { return 0 }
+        return Int((c - hold) * pixelsPerSecond / Time.perSecond) % Swift.max(1, cycle)
     }
 }

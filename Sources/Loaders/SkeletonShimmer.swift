@@ -40,8 +40,13 @@ public struct SkeletonShimmer: Loader {
     public let avatar: Bool
     /// Built once; per frame only its ends move.
     let gradient: LinearGradient
+    let monochromeGradient = LinearGradient(colors: [.clear, .black, .clear])
+
+    /// The `screen.*` settings it was started with (applied to its scene).
+    public let screen: ScreenSettings
 
     public init(_ parameters: Parameters) {
+        screen = parameters.screen
         blockColor = parameters.color("blockColor")
         duration = Swift.max(1, parameters.seconds("duration"))
         line1Width = parameters.number("line1Width")
@@ -65,26 +70,31 @@ public struct SkeletonShimmer: Loader {
     public func draw(_ context: inout DrawContext, in layout: Layout, state: FrameState) {
         let width = layout.rect.width
         let center = layout.rect.x + width * highlightCenter(at: state.elapsed)
-        var sweep = gradient
+        var sweep = context.monochrome ? monochromeGradient : gradient
         sweep.startX = center - width / 2
         sweep.endX = center + width / 2
+        // Monochrome: lit blocks with a dark band passing (a brighter band cannot show on LEDs
+        // that are already fully lit), narrower so it reads as a band rather than a gap.
+        if context.monochrome { sweep.startX = center - width / 8; sweep.endX = center + width / 8 }
         let shine = Paint.linearGradient(sweep)
+        let blend: BlendMode = context.monochrome ? .normal : .screen
+        let blockColor = context.monochrome ? Color.white : self.blockColor
 
         let textX = Fixed(avatar ? 18 : 2)
         let column = Fixed(62) - textX
         if avatar {
             let circle = Ellipse(center: layout.point(8, 8), radius: layout.length(6))
             context.canvas.fill(circle, with: .solid(blockColor))
-            context.canvas.fill(circle, with: shine, blend: .screen)
+            context.canvas.fill(circle, with: shine, blend: blend)
         }
-        drawLine(&context.canvas, layout: layout, x: textX, y: 2, width: column * line1Width / 100, shine: shine)
-        drawLine(&context.canvas, layout: layout, x: textX, y: 10, width: column * line2Width / 100, shine: shine)
+        drawLine(&context.canvas, layout: layout, x: textX, y: 2, width: column * line1Width / 100, color: blockColor, shine: shine, blend: blend)
+        drawLine(&context.canvas, layout: layout, x: textX, y: 10, width: column * line2Width / 100, color: blockColor, shine: shine, blend: blend)
     }
 
-    private func drawLine(_ canvas: inout Canvas, layout: Layout, x: Fixed, y: Fixed, width: Fixed, shine: Paint) {
+    private func drawLine(_ canvas: inout Canvas, layout: Layout, x: Fixed, y: Fixed, width: Fixed, color: Color, shine: Paint, blend: BlendMode) {
         guard width.raw > 0 else { return }
         let line = RoundedRectangle(layout.rect(x, y, width, 4), cornerRadius: layout.length(cornerRadius))
-        canvas.fill(line, with: .solid(blockColor))
-        canvas.fill(line, with: shine, blend: .screen)
+        canvas.fill(line, with: .solid(color))
+        canvas.fill(line, with: shine, blend: blend)
     }
 }

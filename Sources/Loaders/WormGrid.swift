@@ -42,7 +42,11 @@ public struct WormGrid: Loader {
     public let baseColor: Color
     public let headColor: Color
 
+    /// The `screen.*` settings it was started with (applied to its scene).
+    public let screen: ScreenSettings
+
     public init(_ parameters: Parameters) {
+        screen = parameters.screen
         dotSize = parameters.integer("dotSize")
         spacing = parameters.integer("spacing")
         dotDuration = Swift.max(1, parameters.seconds("dotDuration"))
@@ -67,6 +71,9 @@ public struct WormGrid: Loader {
         return c < 9 * dotDuration ? Fixed.ratio(c, dotDuration) : nil
     }
 
+    /// The head's largest overlay scale (0.94 + 0.16 at the head itself).
+    static let maximumScale = Fixed(110, over: 100)
+
     /// Overlay opacity and scale of the dot `serial` for head position `head`.
     public func overlay(serial: Int, head: Fixed?) -> (opacity: Fixed, scale: Fixed) {
         guard let head else { return (.zero, .one) }
@@ -78,12 +85,17 @@ public struct WormGrid: Loader {
 
     public func draw(_ context: inout DrawContext, in layout: Layout, state: FrameState) {
         let head = head(at: state.elapsed)
-        let pitch = Fixed(dotSize + spacing)
+        // The swollen head (scale up to 1.10) must stay inside the area: the grid is drawn
+        // shrunk by the swelling, so the corner dots' heads are round, not cut flat by the edge.
+        let side = Fixed(3 * dotSize + 2 * spacing)
         let r = Fixed(dotSize) / 2
-        let radius = layout.length(r)
+        let pad = r * (WormGrid.maximumScale - .one)
+        let k = side / (side + pad * 2)
+        let pitch = Fixed(dotSize + spacing) * k
+        let radius = layout.length(r * k)
         for row in 0..<3 {
             for column in 0..<3 {
-                let center = layout.point(r + pitch * column, r + pitch * row)
+                let center = layout.point(pad * k + r * k + pitch * column, pad * k + r * k + pitch * row)
                 let dot = Ellipse(center: center, radius: radius)
                 context.canvas.fill(dot, with: .solid(baseColor))
                 let (opacity, scale) = overlay(serial: WormGrid.serials[row * 3 + column], head: head)

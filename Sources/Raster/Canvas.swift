@@ -81,11 +81,12 @@ public struct Canvas: Sendable {
         return PixelRect(covering: r, within: bounds)
     }
 
-    /// Coverage of pixel (x, y) after all `clips`: the product of theirs.
+    /// Coverage of pixel (x, y) after all `clips`: the smallest of theirs (exact for nested and
+    /// shared edges, where a product would darken the shared edge).
     @inlinable static func clipCoverage(_ clips: [Clip], x: Fixed, y: Fixed) -> UInt32 {
         var c: UInt32 = 255
         for clip in clips {
-            c = div255(c * UInt32(clip.coverage(x: x, y: y)))
+            c = Swift.min(c, UInt32(clip.coverage(x: x, y: y)))
             if c == 0 { return 0 }
         }
         return c

@@ -1,7 +1,8 @@
 import FixedPoint
 
-/// A clip region: what the canvas keeps of later drawing. Nested clips multiply their coverage,
-/// so a shape clipped to a rounded container keeps the container's anti-aliased corners.
+/// A clip region: what the canvas keeps of later drawing. Nested clips combine by the smaller
+/// coverage, so a shape clipped to a rounded container keeps the container's anti-aliased corners
+/// and an edge shared by shape and clip is not darkened twice.
 public enum Clip: Sendable {
     case rect(FixedRect)
     case roundedRect(FixedRect, cornerRadius: Fixed)

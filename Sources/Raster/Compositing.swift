@@ -95,19 +95,20 @@ extension Canvas {
             for y in area.y..<area.maxY {
                 let cy = Fixed(y) + .half
                 var span = source.rowSpan(y: y, centerY: cy, columns: columns)
-                var inner = div255(UInt32(span.innerCoverage) * alpha)
-                // Where every clip is uniform (clipLo ..< clipHi), their product is clipInner.
+                var inner = UInt32(span.innerCoverage)
+                // Where every clip is uniform (clipLo ..< clipHi), their combined coverage is clipInner.
                 var clipInner: UInt32 = 255, clipLo = columns.lowerBound, clipHi = columns.upperBound
                 if !clips.isEmpty {
                     for clip in clips {
                         let clipSpan = clip.rowSpan(y: cy, columns: columns)
                         span.formIntersection(clipSpan)
-                        clipInner = div255(clipInner * UInt32(clipSpan.innerCoverage))
+                        clipInner = Swift.min(clipInner, UInt32(clipSpan.innerCoverage))
                         clipLo = Swift.max(clipLo, clipSpan.innerLo)
                         clipHi = Swift.min(clipHi, clipSpan.innerHi)
                     }
-                    inner = div255(inner * clipInner)
+                    inner = Swift.min(inner, clipInner)
                 }
+                inner = div255(inner * alpha)
                 if span.isEmpty { continue }
                 let line = pixels + y * width
                 let row = source.row(y: y, centerY: cy)
@@ -126,12 +127,14 @@ extension Canvas {
                 @inline(__always) func edgePixel(_ x: Int) {
                     var c = UInt32(row.coverage(column: x))
                     if c == 0 { return }
+                    if !clips.isEmpty {
+                        // The smaller coverage, not the product: where a shape's edge lies on its
+                        // clip's edge (a fill reaching its track's rounded end) the two are the same
+                        // edge, and multiplying would darken it into a rim.
+                        c = Swift.min(c, x >= clipLo && x < clipHi ? clipInner : Canvas.clipCoverage(clips, x: Fixed(x) + .half, y: cy))
+                    }
                     c = div255(c * alpha)
                     if c == 0 { return }
-                    if !clips.isEmpty {
-                        c = div255(c * (x >= clipLo && x < clipHi ? clipInner : Canvas.clipCoverage(clips, x: Fixed(x) + .half, y: cy)))
-                        if c == 0 { return }
-                    }
                     let p = gradient ? paintRow[x] : solid
                     if ontoClear {
                         storeScaledPixel(line + x, paint: p, coverage: UInt8(truncatingIfNeeded: c))

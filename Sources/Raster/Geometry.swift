@@ -50,6 +50,13 @@ public struct PixelRect: Sendable, Hashable {
     @inlinable public var maxX: Int { x + width }
     @inlinable public var maxY: Int { y + height }
 
+    /// The pixels in both rectangles (empty when they do not meet).
+    @inlinable public func intersection(_ other: PixelRect) -> PixelRect {
+        let x0 = Swift.max(x, other.x), y0 = Swift.max(y, other.y)
+        let x1 = Swift.min(maxX, other.maxX), y1 = Swift.min(maxY, other.maxY)
+        return PixelRect(x: x0, y: y0, width: Swift.max(0, x1 - x0), height: Swift.max(0, y1 - y0))
+    }
+
     /// The pixels a subpixel rectangle touches, clipped to `limit`.
     @inlinable public init(covering r: FixedRect, within limit: PixelRect) {
         let x0 = Swift.max(limit.x, r.x.floor), y0 = Swift.max(limit.y, r.y.floor)

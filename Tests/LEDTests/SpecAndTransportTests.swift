@@ -51,7 +51,7 @@ import Glibc
         ("apa102:size=8x8,brightness=150", "'brightness' must be an integer in 0...100, got '150'"),
         ("apa102:size=8x8,spi=/dev/spidev0.0,gpiochip=gpiochip0,clock=1,data=2", "give either spi= or gpiochip=, not both"),
         ("apa102:size=8x8,clock=11", "'clock' needs gpiochip="),
-        ("apa102:size=8x8,dry-run=maybe", "'dry-run' must be true or false, got 'maybe'"),
+        ("apa102:size=8x8,dry-run=maybe", "dry-run= takes true, false, or a file ending in .png or .ppm, got 'maybe'"),
         ("ws2812:size=8x8,encoding=4", "'encoding' must be one of 3, 8, got '4'"),
         ("ws2812:size=8x8,order=rgbw", "'order' must be one of rgb, rbg, grb, gbr, brg, bgr, got 'rgbw'"),
         ("ws2812:size=8x8,gpiochip=gpiochip0,clock=1,data=2", "cannot be bit-banged over GPIO"),

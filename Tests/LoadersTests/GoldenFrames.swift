@@ -42,11 +42,19 @@ enum GoldenFrames {
         "size: \(canvas.width)x\(canvas.height)\nfnv1a64: \(hash(canvas))\n" + art(canvas) + "\n"
     }
 
+    /// For screen-sized canvases: the hash pins every pixel, the art is a thumbnail (every
+    /// `step`-th pixel across, every 2·`step`-th down) to read the diff by.
+    static func checkLarge(_ canvas: Canvas, named name: String, step: Int = 10, sourceLocation: SourceLocation = #_sourceLocation) {
+        var thumbnail = Canvas(width: (canvas.width + step - 1) / step, height: (canvas.height + 2 * step - 1) / (2 * step))
+        for y in 0..<thumbnail.height { for x in 0..<thumbnail.width { thumbnail[x, y] = canvas[x * step, y * 2 * step] } }
+        check(canvas, named: name, art: thumbnail, sourceLocation: sourceLocation)
+    }
+
     /// Compares `canvas` with the golden file `name.txt`; records it when missing or when
     /// LOADERD_UPDATE_GOLDEN=1 (and then fails, so a recording never passes silently in CI).
-    static func check(_ canvas: Canvas, named name: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func check(_ canvas: Canvas, named name: String, art thumbnail: Canvas? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
         let url = directory.appendingPathComponent(name + ".txt")
-        let actual = document(canvas)
+        let actual = thumbnail.map { "size: \(canvas.width)x\(canvas.height)\nfnv1a64: \(hash(canvas))\n" + art($0) + "\n" } ?? document(canvas)
         let update = ProcessInfo.processInfo.environment["LOADERD_UPDATE_GOLDEN"] == "1"
         guard !update, let expected = try? String(contentsOf: url, encoding: .utf8) else {
             try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

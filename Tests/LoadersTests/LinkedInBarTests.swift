@@ -81,13 +81,13 @@ import Testing
         #expect(Self.fillColumns(slow, row: 5) == Array(25..<75))
     }
 
-    /// At 32x4 (the fitted bar is 32x3) the visible fill's extent tracks the formula to a
+    /// At 32x3 (a strip the bar fills) the visible fill's extent tracks the formula to a
     /// fraction of a pixel at every 60 fps frame of a period: no whole-pixel jumps.
     @Test func smallSizeTracksTheFormula() {
         let w = 32.0
         for frame in 0..<102 {
             let t = Double(frame) / 60
-            let canvas = Self.frame(t, width: 32, height: 4)
+            let canvas = Self.frame(t, width: 32, height: 3)
             let c = Self.centre(t, w: w)
             let left = max(0, c - w / 4), right = min(w, c + w / 4)
             var s0 = 0.0, s1 = 0.0
@@ -117,7 +117,7 @@ import Testing
         var previous: (edge: Double, canvas: Canvas)? = nil
         var edge = 8.0
         while edge < 15.9 {
-            let canvas = Self.frame(time(forEdge: edge), width: 32, height: 4)
+            let canvas = Self.frame(time(forEdge: edge), width: 32, height: 3)
             var measured = 0.0
             for x in 0..<32 { measured += Support.share(canvas[x, 1], fill: Self.blue, track: Self.track) }
             #expect(abs(measured - edge) < 0.05, "edge \(edge): measured \(measured)")

@@ -204,17 +204,47 @@ struct ShimmerTests {
         #expect(glyphPixels > 30)
     }
 
-    @Test("a text wider than the area keeps its start in whole glyphs, centred")
-    func longTextKeepsWholeGlyphs() {
+    @Test("a text wider than the area keeps its whole words, then an ellipsis, centred")
+    func longTextKeepsWholeWords() {
         let rect = PixelRect(x: 0, y: 0, width: 64, height: 8)
         let p = ShimmerText.placement(of: "Starting services", font: .small, scale: 1, in: rect)
-        #expect(p.width == 63)   // 16 glyphs of 4 px, less the last gap
-        #expect(p.x == 0)
-        var context = DrawContext(width: 64, height: 8)
-        MessageLine.draw("Starting services", style: .plain, color: .white, into: &context, area: rect, elapsed: 0)
+        #expect(p.count == 8 && p.ellipsis)          // "Starting" + "…"
+        #expect(p.width == 9 * 4 - 1)
+        #expect(p.x == (64 - p.width) / 2)
+        var mask = Mask(width: 64, height: 8)
+        ShimmerText.layOut("Starting services", font: .small, scale: 1, in: rect, mask: &mask)
         var expected = Mask(width: 64, height: 8)
-        expected.add(text: "Starting service", font: .small, x: 0, y: 1)
-        for y in 0..<8 { for x in 0..<64 { #expect((context.canvas[x, y].a != 0) == (expected[x, y] != 0), "(\(x), \(y))") } }
+        expected.add(text: "Starting\u{2026}", font: .small, x: p.x, y: 1)
+        for y in 0..<8 { for x in 0..<64 { #expect((mask[x, y] != 0) == (expected[x, y] != 0), "(\(x), \(y))") } }
+        // One word longer than the line: cut by letters, still with the ellipsis.
+        let q = ShimmerText.placement(of: "Initialising", font: .small, scale: 1, in: PixelRect(x: 0, y: 0, width: 20, height: 8))
+        #expect(q.count == 4 && q.ellipsis && q.width == 19)
+        // Text that fits is drawn whole.
+        let r = ShimmerText.placement(of: "Boot", font: .small, scale: 1, in: rect)
+        #expect(r.count == 4 && !r.ellipsis)
+    }
+
+    @Test("marquee: the position is a function of the time only, holds, moves, and comes round")
+    func marqueePosition() {
+        let cycle = 100
+        #expect(Marquee.offset(at: 0, cycle: cycle, scale: 1) == 0)
+        #expect(Marquee.offset(at: Marquee.hold - 1, cycle: cycle, scale: 1) == 0)
+        #expect(Marquee.offset(at: Marquee.hold + 1_000_000, cycle: cycle, scale: 1) == 16)
+        #expect(Marquee.offset(at: Marquee.hold + 500_000, cycle: cycle, scale: 2) == 16)
+        let period = Marquee.hold + Int64(cycle) * 1_000_000 / 16
+        for t: Int64 in [0, 1_234_567, 3_000_000, 6_500_000] {
+            #expect(Marquee.offset(at: t, cycle: cycle, scale: 1) == Marquee.offset(at: t + 3 * period, cycle: cycle, scale: 1))
+            #expect((0..<cycle).contains(Marquee.offset(at: t, cycle: cycle, scale: 1)))
+        }
+        // On a 64x8 strip a long message scrolls: later frames show other glyphs.
+        let rect = PixelRect(x: 0, y: 0, width: 64, height: 8)
+        var a = Mask(width: 64, height: 8), b = Mask(width: 64, height: 8)
+        ShimmerText.layOut("Starting services", font: .small, scale: 1, in: rect, mask: &a, overflow: .marquee(elapsed: 0))
+        ShimmerText.layOut("Starting services", font: .small, scale: 1, in: rect, mask: &b, overflow: .marquee(elapsed: 2_000_000))
+        #expect(a.coverage != b.coverage)
+        var c = Mask(width: 64, height: 8)
+        ShimmerText.layOut("Starting services", font: .small, scale: 1, in: rect, mask: &c, overflow: .marquee(elapsed: 2_000_000))
+        #expect(b.coverage == c.coverage)
     }
 
     // MARK: Parameters
@@ -303,17 +333,20 @@ struct ShimmerTests {
 
     // MARK: The message line
 
-    @Test("message line heights are the font's box height times the scale")
-    func messageLineHeight() {
-        #expect(MessageLine.height(forCanvasHeight: 8) == BitmapFont.small.height(scale: 1))
-        #expect(MessageLine.height(forCanvasHeight: 31) == 5)
-        #expect(MessageLine.height(forCanvasHeight: 32) == BitmapFont.large.height(scale: 1))
-        #expect(MessageLine.height(forCanvasHeight: 240) == BitmapFont.large.height(scale: 2))
-        #expect(MessageLine.height(forCanvasHeight: 1080) == BitmapFont.large.height(scale: 9))
-        for h in [1, 8, 16, 31, 32, 100, 119, 120, 239, 240, 1080, 4096] {
-            let (font, scale) = MessageLine.font(forCanvasHeight: h)
-            #expect(MessageLine.height(forCanvasHeight: h) == font.height(scale: scale))
-        }
+    @Test("message font: chosen by the canvas (LED or screen), then stepped down by the message's width")
+    func messageFontChoice() {
+        #expect(MessageLine.font(forCanvasWidth: 64, height: 8).font.name == "small")
+        #expect(MessageLine.font(forCanvasWidth: 64, height: 31).font.name == "small")
+        #expect(MessageLine.font(forCanvasWidth: 64, height: 32).font.name == "large")
+        #expect(MessageLine.font(forCanvasWidth: 800, height: 480).scale == 1)
+        #expect(MessageLine.font(forCanvasWidth: 1280, height: 720).scale == 2)
+        #expect(MessageLine.font(forCanvasWidth: 1920, height: 1080).scale == 3)
+        // A long message takes a smaller scale where it then fits whole.
+        let long = String(repeating: "Mounting filesystems ", count: 3)
+        let w = BitmapFont.large.width(of: long, scale: 2)
+        #expect(MessageLine.scale(for: long, font: .large, preferred: 3, width: w) == 2)
+        #expect(MessageLine.scale(for: long, font: .large, preferred: 3, width: w - 1) == 1)
+        #expect(MessageLine.scale(for: "OK", font: .large, preferred: 3, width: 1000) == 3)
     }
 
     @Test("plain message line: the glyphs in the colour, centred, nothing else")

@@ -128,9 +128,10 @@ import Testing
                 let cx = Fixed(x) + .half
                 var c = UInt32(shape.coverage(x: cx, y: cy))
                 if c == 0 { continue }
+                // Shape and clips combine by the smallest coverage (a shared edge is one edge).
+                if !canvas.clips.isEmpty { c = Swift.min(c, Canvas.clipCoverage(canvas.clips, x: cx, y: cy)) }
                 c = div255(c * alpha)
                 if c == 0 { continue }
-                if !canvas.clips.isEmpty { c = div255(c * Canvas.clipCoverage(canvas.clips, x: cx, y: cy)); if c == 0 { continue } }
                 let source: Pixel
                 switch paint {
                 case .solid(let color): source = color.premultiplied

@@ -65,7 +65,8 @@ public final class APA102Display: Display {
         }
         let (c, options, choice): (Configuration, LEDOptionReader, LEDTransportChoice)
         do { (c, options, choice) = try read() } catch { throw .spec(error) }
-        let bus = try options.openBus(choice, displayName: spec.description)
+        let bus = try options.openBus(choice, displayName: spec.description,
+                                      wire: .apa102(width: c.width, height: c.height, layout: c.layout, origin: c.origin, order: c.order))
         return APA102Display(configuration: c, bus: bus, name: spec.description)
     }
 

@@ -128,10 +128,21 @@ extension LEDOptionReader {
         return .spi(path: path, speed: UInt32(speed))
     }
 
-    /// Opens the bus chosen by `transport`, or a capture transport when `dry-run=true`.
-    func openBus(_ choice: LEDTransportChoice, displayName: String) throws(DisplayOpenError) -> any SPIBus {
-        let dryRun: Bool
-        do { dryRun = try bool("dry-run", default: false) } catch { throw .spec(error) }
+    /// Opens the bus chosen by `transport`; with `dry-run=true` a capture transport that keeps
+    /// the last messages in memory; with `dry-run=FILE.png` (or `.ppm`) a `WirePreview` that
+    /// decodes the bytes as the LEDs would (`wire`) and keeps FILE showing what they show.
+    func openBus(_ choice: LEDTransportChoice, displayName: String, wire: WireFormat) throws(DisplayOpenError) -> any SPIBus {
+        var dryRun = false
+        if let text = spec["dry-run"] {
+            switch text.lowercased() {
+            case "true", "yes", "on", "1": dryRun = true
+            case "false", "no", "off", "0": dryRun = false
+            default:
+                do { return try WirePreview(path: text, format: wire) } catch {
+                    throw .spec(DisplaySpecError(spec: spec.description, message: error.message))
+                }
+            }
+        }
         do {
             switch choice {
             case .spi(let path, let speed):

@@ -11,7 +11,9 @@ import Transports
 /// `rotate` turns the whole picture clockwise, `flip` mirrors it.
 ///
 /// Open sends the initialisation (scan limit 7, decode 0, test 0, intensity, clear, shutdown 1).
-/// Each frame is reduced to one bit per LED by `threshold` or 4x4 ordered dithering, and only the
+/// The scene draws its monochrome design here (`isMonochrome`: lit parts white, unlit black), so
+/// every loader reads at the default threshold. Each frame is reduced to one bit per LED by
+/// `threshold` or 4x4 ordered dithering, and only the
 /// digit registers (the "rows") that changed are sent: one message of N words each, farthest
 /// module first. Nothing is sent when nothing changed. Encoding uses tables built at open and
 /// buffers sized at open: no allocation per frame.
@@ -45,6 +47,8 @@ public final class MAX7219Display: Display {
     public let canvasWidth: Int
     public let canvasHeight: Int
     public var framesPerSecond: Int { configuration.framesPerSecond }
+    /// Each LED is on or off: scenes draw their lit/unlit design for it.
+    public var isMonochrome: Bool { true }
     /// Where the bytes go (a capture transport with `dry-run=true`).
     public let bus: any SPIBus
 
@@ -88,7 +92,8 @@ public final class MAX7219Display: Display {
         }
         let (c, options, choice): (Configuration, LEDOptionReader, LEDTransportChoice)
         do { (c, options, choice) = try read() } catch { throw .spec(error) }
-        let bus = try options.openBus(choice, displayName: spec.description)
+        let bus = try options.openBus(choice, displayName: spec.description,
+                                      wire: .max7219(modules: c.modules, columns: c.modules / c.rows, blockOrientation: c.blockOrientation, reverseOrder: c.reverseOrder))
         do { return try MAX7219Display(configuration: c, bus: bus, name: spec.description) } catch { throw .device(error) }
     }
 

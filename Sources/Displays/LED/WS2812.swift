@@ -81,7 +81,8 @@ public final class WS2812Display: Display {
         }
         let (c, options, choice): (Configuration, LEDOptionReader, LEDTransportChoice)
         do { (c, options, choice) = try read() } catch { throw .spec(error) }
-        let bus = try options.openBus(choice, displayName: spec.description)
+        let bus = try options.openBus(choice, displayName: spec.description,
+                                      wire: .ws2812(width: c.width, height: c.height, layout: c.layout, origin: c.origin, order: c.order, encoding: c.encoding))
         do { return try WS2812Display(configuration: c, bus: bus, name: spec.description) } catch { throw .device(error) }
     }
 

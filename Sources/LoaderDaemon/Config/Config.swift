@@ -31,6 +31,8 @@ public struct Config: Sendable, Equatable {
     /// `[[display]]` tables in file order, as display specs (the same as `--display TYPE:k=v,...`).
     public var displays: [DisplaySpec] = []
     public var boot = Boot()
+    /// `[screen]`: the boot screen around the loader (ScreenConfig.swift).
+    public var screen = ScreenSettings()
 
     public init() {}
 
@@ -194,12 +196,12 @@ extension Config {
 struct ConfigDecoder {
     let source: String
 
-    private func error(_ message: String, at position: SourcePosition, key: String?) -> ConfigError {
+    func error(_ message: String, at position: SourcePosition, key: String?) -> ConfigError {
         ConfigError(source: source, line: position.line, column: position.column, key: key, message: message)
     }
 
     /// "unknown key 'fsp' in [daemon] (did you mean 'fps'?); known keys: ..."
-    private func unknownKey(_ entry: TOMLEntry, table: String) -> ConfigError {
+    func unknownKey(_ entry: TOMLEntry, table: String) -> ConfigError {
         let known = Config.knownKeys[table] ?? []
         if table.isEmpty {
             let hint = suggestion(for: entry.key, among: known).map { $0 == "display" ? " (did you mean [[display]]?)" : " (did you mean [\($0)]?)" } ?? ""
@@ -217,6 +219,7 @@ struct ConfigDecoder {
             case "daemon": config.daemon = try decodeDaemon(try table(entry, "daemon"))
             case "loader": config.loader = try decodeLoader(try table(entry, "loader"))
             case "boot": config.boot = try decodeBoot(try table(entry, "boot"))
+            case "screen": config.screen = try decodeScreen(try table(entry, "screen"))
             case "display": config.displays = try decodeDisplays(entry)
             default: throw unknownKey(entry, table: "")
             }
@@ -224,7 +227,7 @@ struct ConfigDecoder {
         return config
     }
 
-    private func table(_ entry: TOMLEntry, _ name: String) throws(ConfigError) -> TOMLTable {
+    func table(_ entry: TOMLEntry, _ name: String) throws(ConfigError) -> TOMLTable {
         switch entry.value.kind {
         case .table(let t): return t
         case .tableArray: throw error("[[\(name)]] is a single table: write [\(name)]", at: entry.value.position, key: name)

@@ -11,8 +11,11 @@
 /// the given point. `lineHeight` is the distance from one line's top to the next's, for callers
 /// that stack lines (text here is always one line: "\n" is a control character).
 ///
-/// Any scalar outside U+0020 ... U+007E (controls, "\n", non-ASCII) draws the font's fallback
-/// glyph, so a string always occupies one advance per Unicode scalar.
+/// Latin-1 letters with diacritics fold to their ASCII base letter (`LatinFold`); on lowercase
+/// letters, whose cell has free rows above the x-height, the accent is drawn there too. The
+/// ellipsis U+2026 has a glyph of its own (text fitting ends a cut line with it). Any other
+/// scalar (controls, "\n", the rest of Unicode) draws the font's fallback glyph, so a string
+/// always occupies one advance per Unicode scalar.
 ///
 /// The glyph bitmaps are parsed once, from the ASCII art in the font's own file, when the font's
 /// `static let` is first touched; afterwards a glyph is one `UInt64` (bit `row × cellWidth + col`)
@@ -30,21 +33,26 @@ public struct BitmapFont: Sendable {
     /// Suggested distance between the tops of consecutive lines.
     public let lineHeight: Int
 
-    /// Bitmaps of U+0020 ... U+007E (indices 0 ... 94), then the fallback glyph (index 95).
+    /// Bitmaps of U+0020 ... U+007E (indices 0 ... 94), then the fallback glyph (index 95) and
+    /// the ellipsis (index 96).
     @usableFromInline let glyphs: [UInt64]
+    /// Accent bitmaps (`LatinFold.Accent` order, none first) for the rows above lowercase letters.
+    @usableFromInline let accents: [UInt64]
 
     /// The first and last scalars with their own glyph.
     public static let firstScalar: UInt32 = 0x20
     public static let lastScalar: UInt32 = 0x7E
     @usableFromInline static let glyphCount = 95
     @usableFromInline static let fallbackIndex = 95
+    @usableFromInline static let ellipsisIndex = 96
+    public static let ellipsis: Unicode.Scalar = "\u{2026}"
 
     /// Rows of a glyph bitmap: the cell plus the descent.
     @inlinable public var boxHeight: Int { cellHeight + descent }
 
     /// Builds a font from ASCII art (see `GlyphArt.parse` for the format). Traps on malformed
     /// art: fonts are static tables, so an error is a programming mistake caught by the tests.
-    init(name: String, cellWidth: Int, cellHeight: Int, descent: Int, lineHeight: Int, art: String) {
+    init(name: String, cellWidth: Int, cellHeight: Int, descent: Int, lineHeight: Int, art: String, accents: [UInt64]) {
         precondition(cellWidth >= 1 && cellHeight >= 1 && descent >= 0)
         precondition(cellWidth * (cellHeight + descent) <= 64, "a glyph must fit in 64 bits")
         self.name = name
@@ -54,19 +62,31 @@ public struct BitmapFont: Sendable {
         self.advance = cellWidth + 1
         self.lineHeight = lineHeight
         self.glyphs = GlyphArt.parse(art, fontName: name, width: cellWidth, rows: cellHeight + descent)
+        self.accents = accents
     }
 
     // MARK: Glyph lookup
 
-    /// Index into `glyphs` for `scalar`: its own glyph if printable ASCII, else the fallback.
+    /// Index into `glyphs` for `scalar`: its own glyph if printable ASCII, its base letter's if a
+    /// Latin-1 letter, else the fallback.
     @inlinable static func glyphIndex(_ scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
         if v >= firstScalar && v <= lastScalar { return Int(v - firstScalar) }
-        return fallbackIndex
+        if v == BitmapFont.ellipsis.value { return ellipsisIndex }
+        let base = LatinFold.base(v)
+        return base == 0 ? fallbackIndex : Int(UInt32(base) - firstScalar)
     }
 
-    /// The packed bitmap drawn for `scalar` (bit `row × cellWidth + col`).
-    @inlinable public func bitmap(for scalar: Unicode.Scalar) -> UInt64 { glyphs[BitmapFont.glyphIndex(scalar)] }
+    /// The packed bitmap drawn for `scalar` (bit `row × cellWidth + col`): for a folded lowercase
+    /// letter, its base letter with the accent above.
+    @inlinable public func bitmap(for scalar: Unicode.Scalar) -> UInt64 {
+        let bits = glyphs[BitmapFont.glyphIndex(scalar)]
+        let v = scalar.value
+        if v < 0xC0 || v > 0xFF { return bits }
+        let base = LatinFold.base(v)
+        guard base >= 0x61 && base <= 0x7A, base != 0x69 else { return bits }  // lowercase, not i (its dot is in the way)
+        return bits | accents[Int(LatinFold.accent(v).rawValue)]
+    }
 
     /// The packed bitmap of the fallback glyph.
     @inlinable public var fallbackBitmap: UInt64 { glyphs[BitmapFont.fallbackIndex] }
@@ -144,7 +164,8 @@ public struct BitmapFont: Sendable {
     /// Calls `body` with each lit pixel of `text` drawn at (x, y) with `scale` as a `scale × scale`
     /// block, clipped to `limit`; blocks wholly outside it are skipped. Coordinates saturate
     /// instead of overflowing, so any x, y and scale are safe. Blocks never overlap.
-    func forEachBlock(in text: String, x: Int, y: Int, scale: Int, within limit: PixelRect,
+    /// `count`: only the first `count` scalars; `ellipsis`: then the ellipsis glyph.
+    func forEachBlock(in text: String, count: Int = .max, ellipsis: Bool = false, x: Int, y: Int, scale: Int, within limit: PixelRect,
                       _ body: (PixelRect) -> Void) {
         if scale < 1 || limit.isEmpty { return }
         let boxBottom = satAdd(y, satMul(boxHeight, scale))
@@ -153,7 +174,12 @@ public struct BitmapFont: Sendable {
         let glyphWidth = satMul(cellWidth, scale)
         let w = cellWidth
         var pen = x
-        for scalar in text.unicodeScalars {
+        var left = count
+        var scalars = text.unicodeScalars.makeIterator()
+        var ellipsisLeft = ellipsis
+        while true {
+            let scalar: Unicode.Scalar
+            if left > 0, let next = scalars.next() { scalar = next; left -= 1 } else if ellipsisLeft { scalar = BitmapFont.ellipsis; ellipsisLeft = false } else { break }
             if pen >= limit.maxX { break }
             if satAdd(pen, glyphWidth) > limit.x {
                 var bits = bitmap(for: scalar)
@@ -186,7 +212,7 @@ public struct BitmapFont: Sendable {
 /// Glyphs are laid out in *strips*: a label line naming the glyphs, then one line per glyph row
 /// (`rows` lines), each holding one token per glyph, `#` lit and `.` unlit, tokens separated by
 /// spaces. Strips are separated by blank lines. A label is the character itself, or `SP` for the
-/// space, or `FALLBACK` for the glyph drawn for anything unprintable. Every printable ASCII
+/// space, `FALLBACK` for the glyph drawn for anything unprintable, or `ELLIPSIS` for U+2026. Every printable ASCII
 /// character and the fallback must appear exactly once.
 ///
 ///     A     B
@@ -195,8 +221,8 @@ public struct BitmapFont: Sendable {
 ///     ...
 enum GlyphArt {
     static func parse(_ art: String, fontName: String, width: Int, rows: Int) -> [UInt64] {
-        var glyphs = [UInt64](repeating: 0, count: BitmapFont.glyphCount + 1)
-        var defined = [Bool](repeating: false, count: BitmapFont.glyphCount + 1)
+        var glyphs = [UInt64](repeating: 0, count: BitmapFont.glyphCount + 2)
+        var defined = [Bool](repeating: false, count: BitmapFont.glyphCount + 2)
         let lines = art.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.split(separator: " ", omittingEmptySubsequences: true) }
         var i = 0
@@ -206,6 +232,7 @@ enum GlyphArt {
             let indices: [Int] = labels.map { label in
                 if label == "SP" { return 0 }
                 if label == "FALLBACK" { return BitmapFont.fallbackIndex }
+                if label == "ELLIPSIS" { return BitmapFont.ellipsisIndex }
                 let scalars = label.unicodeScalars
                 precondition(scalars.count == 1, "\(fontName): bad glyph label '\(label)' on art line \(i + 1)")
                 let index = BitmapFont.glyphIndex(scalars.first!)

@@ -6,8 +6,21 @@ extension BitmapFont {
     /// g j p q y , ; and _ reach into rows 7 ... 8. "0" carries a diagonal so it never reads as
     /// "O". Every glyph differs from every other. The fallback is a hollow box.
     public static let large = BitmapFont(name: "large", cellWidth: 5, cellHeight: 7, descent: 2,
-                                         lineHeight: 10, art: largeArt)
+                                         lineHeight: 10, art: largeArt, accents: largeAccents)
 }
+
+/// Accents in rows 0 and 1, above the x-height (cedilla in the descent rows 7 and 8), in
+/// `LatinFold.Accent` order.
+private let largeAccents: [UInt64] = [
+    0,
+    1 << 1 | 1 << 7,                    // grave      .#... / ..#..
+    1 << 3 | 1 << 7,                    // acute      ...#. / ..#..
+    1 << 2 | 1 << 6 | 1 << 8,           // circumflex ..#.. / .#.#.
+    1 << 1 | 1 << 2 | 1 << 4 | 1 << 5 | 1 << 8,  // tilde .##.# / #..#.
+    1 << 6 | 1 << 8,                    // diaeresis  ..... / .#.#.
+    1 << 1 | 1 << 2 | 1 << 3 | 1 << 6 | 1 << 8,  // ring  .###. / .#.#.
+    1 << 37 | 1 << 41 | 1 << 42,        // cedilla    row 7 ..#.. / row 8 .##..
+]
 
 /// The glyphs of `BitmapFont.large`, in the strip format described at `GlyphArt`. Rows 7 and 8
 /// of each strip are below the baseline.
@@ -133,14 +146,14 @@ p     q     r     s     t     u     v     w
 #.... ....# ..... ..... ..... ..... ..... .....
 #.... ....# ..... ..... ..... ..... ..... .....
 
-x     y     z     {     |     }     ~     FALLBACK
-..... ..... ..... ...## ..#.. ##... ..... #####
-..... ..... ..... ..#.. ..#.. ..#.. ..... #...#
-#...# #...# ##### ..#.. ..#.. ..#.. .#... #...#
-.#.#. #...# ...#. .#... ..#.. ...#. #.#.# #...#
-..#.. #...# ..#.. ..#.. ..#.. ..#.. ...#. #...#
-.#.#. #...# .#... ..#.. ..#.. ..#.. ..... #...#
-#...# .#### ##### ...## ..#.. ##... ..... #####
-..... ....# ..... ..... ..... ..... ..... .....
-..... .###. ..... ..... ..... ..... ..... .....
+x     y     z     {     |     }     ~     FALLBACK ELLIPSIS
+..... ..... ..... ...## ..#.. ##... ..... ##### .....
+..... ..... ..... ..#.. ..#.. ..#.. ..... #...# .....
+#...# #...# ##### ..#.. ..#.. ..#.. .#... #...# .....
+.#.#. #...# ...#. .#... ..#.. ...#. #.#.# #...# .....
+..#.. #...# ..#.. ..#.. ..#.. ..#.. ...#. #...# .....
+.#.#. #...# .#... ..#.. ..#.. ..#.. ..... #...# .....
+#...# .#### ##### ...## ..#.. ##... ..... ##### #.#.#
+..... ....# ..... ..... ..... ..... ..... ..... .....
+..... .###. ..... ..... ..... ..... ..... ..... .....
 """#

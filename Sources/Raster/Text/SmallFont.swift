@@ -8,8 +8,12 @@ extension BitmapFont {
     /// lowercase letters differ from their capital by a single row (o/O, s/S, u/U, v/V, w/W, x/X,
     /// z/Z, c/C, k/K, m/M): at 3×5 there is no room to do more. The fallback is a checkerboard.
     public static let small = BitmapFont(name: "small", cellWidth: 3, cellHeight: 5, descent: 0,
-                                         lineHeight: 6, art: smallArt)
+                                         lineHeight: 6, art: smallArt, accents: smallAccents)
 }
+
+/// Accents in row 0, above the x-height (`LatinFold.Accent` order): none, grave `#..`, acute
+/// `..#`, circumflex `.#.`, tilde `.##`, diaeresis `#.#`, ring `.#.`, cedilla (no room: none).
+private let smallAccents: [UInt64] = [0, 1 << 0, 1 << 2, 1 << 1, 1 << 1 | 1 << 2, 1 << 0 | 1 << 2, 1 << 1, 0]
 
 /// The glyphs of `BitmapFont.small`, in the strip format described at `GlyphArt`.
 private let smallArt = #"""
@@ -32,12 +36,12 @@ SP  !   "   #   $   %   &   '   (   )   *   +
 #.# #.# .#. .#. .#. ### .#. ..# #.# #.# #.# #..
 ### ### ... ... #.. ... ..# .#. ### ### ##. #..
 #.# ..# .#. .#. .#. ### .#. ... #.. #.# #.# #..
-### ### ... #.. ..# ... #.. .#. .## #.# ##. .##
+### ..# ... #.. ..# ... #.. .#. .## #.# ##. .##
 
 D   E   F   G   H   I   J   K   L   M   N   O
 ##. ### ### .## #.# ### ..# #.# #.. #.# ##. .#.
 #.# #.. #.. #.. #.# .#. ..# #.# #.. ### #.# #.#
-#.# ##. ##. #.# ### .#. ..# ##. #.. ### #.# #.#
+#.# ##. ##. #.# ### .#. ..# ##. #.. #.# #.# #.#
 #.# #.. #.. #.# #.# .#. #.# #.# #.. #.# #.# #.#
 ##. ### #.. .## #.# ### .#. #.# ### #.# #.# .#.
 
@@ -62,10 +66,10 @@ h   i   j   k   l   m   n   o   p   q   r   s
 #.# .#. ..# #.# .#. #.# #.# #.# ##. .## #.. ..#
 #.# .#. ##. #.# .## #.# #.# .#. #.. ..# #.. ##.
 
-t   u   v   w   x   y   z   {   |   }   ~   FALLBACK
-.#. ... ... ... ... ... ... .## .#. ##. ... #.#
-### #.# #.# #.# ... #.# ### .#. .#. .#. ##. .#.
-.#. #.# #.# ### #.# #.# .#. ##. .#. .## .## #.#
-.#. #.# #.# ### .#. .#. #.. .#. .#. .#. ... .#.
-.## .## .#. #.# #.# #.. ### .## .#. ##. ... #.#
+t   u   v   w   x   y   z   {   |   }   ~   FALLBACK ELLIPSIS
+.#. ... ... ... ... ... ... .## .#. ##. ... #.# ...
+### #.# #.# #.# ... #.# ### .#. .#. .#. ##. .#. ...
+.#. #.# #.# ### #.# #.# .#. ##. .#. .## .## #.# ...
+.#. #.# #.# ### .#. .#. #.. .#. .#. .#. ... .#. ...
+.## .## .#. #.# #.# #.. ### .## .#. ##. ... #.# #.#
 """#

@@ -25,11 +25,16 @@ extension Canvas {
 extension Mask {
     /// Adds `text` to the mask: coverage 255 on every pixel of its lit `scale × scale` blocks,
     /// with the text box's top-left corner at (x, y). Clipped to the mask; allocates nothing.
-    public mutating func add(text: String, font: BitmapFont, x: Int, y: Int, scale: Int = 1) {
-        let limit = PixelRect(x: 0, y: 0, width: width, height: height)
+    /// `count` and `ellipsis`: only the first `count` scalars, then the ellipsis glyph;
+    /// `within`: clipped to that rectangle too (a marquee's window).
+    public mutating func add(text: String, font: BitmapFont, x: Int, y: Int, scale: Int = 1,
+                             count: Int = .max, ellipsis: Bool = false, within window: PixelRect? = nil) {
+        var limit = PixelRect(x: 0, y: 0, width: width, height: height)
+        if let window { limit = limit.intersection(window) }
+        if limit.isEmpty { return }
         let w = width
         coverage.withUnsafeMutableBufferPointer { cov in
-            font.forEachBlock(in: text, x: x, y: y, scale: scale, within: limit) { block in
+            font.forEachBlock(in: text, count: count, ellipsis: ellipsis, x: x, y: y, scale: scale, within: limit) { block in
                 for row in block.y..<block.maxY {
                     let start = row * w
                     for col in block.x..<block.maxX { cov[start + col] = 255 }

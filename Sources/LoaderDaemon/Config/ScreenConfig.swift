@@ -1,0 +1,23 @@
+import Loaders
+
+extension ConfigDecoder {
+    /// `[screen]`: the boot screen around the loader, for every loader started: `background`,
+    /// `logo`, `margin`, `loader_size`, `message_color`, `mono`. Each is the config form of a
+    /// `screen.*` loader setting (ScreenSettings), and is checked the same way.
+    func decodeScreen(_ table: TOMLTable) throws(ConfigError) -> ScreenSettings {
+        let names = ["background": "screen.background", "logo": "screen.logo", "margin": "screen.margin",
+                     "loader_size": "screen.loaderSize", "message_color": "screen.messageColor", "mono": "screen.mono"]
+        var pairs: [(key: String, value: String)] = []
+        for entry in table.entries {
+            guard let name = names[entry.key] else { throw unknownKey(entry, table: "screen") }
+            guard let text = entry.value.scalarText else {
+                throw error("expected a string, number or boolean, got \(entry.value.shown)", at: entry.value.position, key: "screen." + entry.key)
+            }
+            do { _ = try ScreenSettings([(name, text)], loader: "screen") } catch {
+                throw self.error(error.reason + ", got \(entry.value.shown)", at: entry.value.position, key: "screen." + entry.key)
+            }
+            pairs.append((name, text))
+        }
+        do { return try ScreenSettings(pairs, loader: "screen") } catch { return ScreenSettings() }
+    }
+}

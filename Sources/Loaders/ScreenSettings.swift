@@ -1,0 +1,58 @@
+import FixedPoint
+import Raster
+
+/// Scene settings given with a loader's parameters as `screen.KEY=VALUE` (`loaderctl render
+/// --set screen.background=#101018`, `start bar screen.logo=/etc/loaderd/logo.png`): they set the
+/// boot screen around the loader rather than the loader, and override the daemon's
+/// configuration for that start. Unset keys are nil.
+public struct ScreenSettings: Sendable, Equatable {
+    public static let prefix = "screen."
+
+    public var margin: Int?
+    public var monochrome: Bool?
+    public var background: Color?
+    /// A PNG path; empty: no logo.
+    public var logo: String?
+    public var loaderSize: Int?
+    public var messageColor: Color?
+
+    public init() {}
+
+    /// `other`'s settings where it has them, these elsewhere.
+    public func overridden(by other: ScreenSettings) -> ScreenSettings {
+        var s = self
+        if let v = other.margin { s.margin = v }
+        if let v = other.monochrome { s.monochrome = v }
+        if let v = other.background { s.background = v }
+        if let v = other.logo { s.logo = v }
+        if let v = other.loaderSize { s.loaderSize = v }
+        if let v = other.messageColor { s.messageColor = v }
+        return s
+    }
+
+    /// Every key, what it takes and what it does (for `loaderctl list` and error messages).
+    public static let specs: [ParameterSpec] = [
+        ParameterSpec("screen.background", .color, default: "clear", "colour under everything (clear: the display's background)"),
+        ParameterSpec("screen.logo", .text(maxLength: 1024), default: "", "PNG shown above the loader on a screen, scaled to fit; empty: none"),
+        ParameterSpec("screen.margin", .integer(0...1000), default: "", "empty pixels on every side (default: 5 % of the shorter side on a screen, 0 on LEDs)"),
+        ParameterSpec("screen.loaderSize", .integer(10...400), default: "100", "loader size on a screen, percent of the automatic size"),
+        ParameterSpec("screen.mono", .bool, default: "false", "draw the lit/unlit design for on/off LEDs"),
+        ParameterSpec("screen.messageColor", .color, default: "gray", "colour of a plain message"),
+    ]
+
+    public init(_ assignments: [(key: String, value: String)], loader: String) throws(ParameterError) {
+        for (key, value) in assignments {
+            guard let spec = ScreenSettings.specs.first(where: { $0.key == key }) else {
+                throw ParameterError(loader: loader, key: key, value: value,
+                                     reason: "unknown screen setting; accepted: " + ScreenSettings.specs.map { $0.key }.joined(separator: ", "))
+            }
+            switch try spec.parse(value, loader: loader) {
+            case .color(let c): if key == "screen.background" { background = c } else { messageColor = c }
+            case .text(let t): logo = t
+            case .integer(let n): if key == "screen.margin" { margin = n } else { loaderSize = n }
+            case .bool(let b): monochrome = b
+            default: break
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Displays
+import Foundation
+import ImageCodecs
+import Loaders
+import Raster
+import Testing
+import Transports
+
+/// `dry-run=FILE`: the picture the LEDs would show, decoded from the wire bytes, one pixel per LED.
+@Suite struct DryRunFileTests {
+    static func path(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("loaderd-dry-\(getpid())-\(name)").path
+    }
+
+    @Test("max7219: lit LEDs white, unlit black, in the physical layout; rewritten when the picture changes")
+    func max7219() throws {
+        let file = Self.path("max.png")
+        let display = try MAX7219Display.open(try DisplaySpec(parsing: "max7219:modules=4,block_orientation=90,dry-run=\(file)"))
+        defer { display.close() }
+        #expect(display.isMonochrome)
+        var canvas = Canvas(width: 32, height: 8)
+        canvas.fill(Rectangle(FixedRect(x: 3, y: 1, width: 10, height: 4)), with: .solid(.white))
+        try display.show(canvas)
+        let image = try PNG.read(path: file)
+        #expect(image.width == 32 && image.height == 8)
+        for y in 0..<8 { for x in 0..<32 {
+            let on = x >= 3 && x < 13 && y >= 1 && y < 5
+            #expect(image[x, y] == (on ? Color.white : Color.black), "(\(x), \(y))")
+        } }
+        canvas.clear()
+        try display.show(canvas)
+        #expect(try PNG.read(path: file)[5, 2] == .black)
+    }
+
+    @Test("apa102 and ws2812: each LED's colour after brightness and gamma, PPM or PNG by extension")
+    func strips() throws {
+        let ppm = Self.path("apa.ppm"), png = Self.path("ws.png")
+        let apa = try APA102Display.open(try DisplaySpec(parsing: "apa102:size=4x2,layout=serpentine,brightness=100,gamma=1,dry-run=\(ppm)"))
+        let ws = try WS2812Display.open(try DisplaySpec(parsing: "ws2812:size=4x2,layout=serpentine,brightness=100,gamma=1,dry-run=\(png)"))
+        defer { apa.close(); ws.close() }
+        var canvas = Canvas(width: 4, height: 2)
+        canvas[0, 0] = Color(r: 255, g: 0, b: 0).premultiplied
+        canvas[3, 1] = Color(r: 0, g: 128, b: 255).premultiplied
+        canvas[1, 1] = Color(r: 10, g: 20, b: 30).premultiplied
+        try apa.show(canvas)
+        try ws.show(canvas)
+        for image in [try PPM.read(path: ppm), try PNG.read(path: png)] {
+            #expect(image.width == 4 && image.height == 2)
+            #expect(image[0, 0] == Color(r: 255, g: 0, b: 0))
+            #expect(image[3, 1] == Color(r: 0, g: 128, b: 255))
+            #expect(image[1, 1] == Color(r: 10, g: 20, b: 30))
+            #expect(image[2, 0] == .black)
+        }
+        // Half brightness halves APA102's 5-bit current (15/31).
+        let dim = try APA102Display.open(try DisplaySpec(parsing: "apa102:size=4x2,brightness=50,gamma=1,dry-run=\(ppm)"))
+        try dim.show(canvas)
+        let expected = UInt8(255 * Int(APA102Display.globalBrightness(percent: 50)) / 31)
+        #expect(try PPM.read(path: ppm)[0, 0] == Color(r: expected, g: 0, b: 0))
+        dim.close()
+    }
+
+    @Test("a dry-run file that is neither .png nor .ppm, or cannot be written, is refused at open naming what is accepted")
+    func refusals() throws {
+        #expect(throws: DisplayOpenError.self) { try MAX7219Display.open(try DisplaySpec(parsing: "max7219:dry-run=/tmp/leds.jpg")) }
+        #expect(throws: DisplayOpenError.self) { try MAX7219Display.open(try DisplaySpec(parsing: "max7219:dry-run=/nonexistent/dir/leds.png")) }
+        // true keeps its meaning: frames recorded in memory, no file.
+        let d = try MAX7219Display.open(try DisplaySpec(parsing: "max7219:dry-run=true"))
+        #expect(d.bus is SPICapture)
+        d.close()
+    }
+}

@@ -1,0 +1,80 @@
+import Displays
+import FixedPoint
+import Loaders
+import Raster
+import Testing
+import Transports
+
+/// Every loader on MAX7219 matrices with the defaults (threshold 128), as the daemon draws for
+/// them (the display says it is monochrome; the scene draws the loaders' lit/unlit designs),
+/// decoded from the wire. With the colour designs, linkedin, shimmer, quizup and pagedots lit
+/// nothing at 8x8, 32x8 and 64x8 (#007AFF has luma 106).
+@Suite struct MonochromeLegibilityTests {
+    /// Lit LEDs of each frame over one cycle of `name` on a `modules`-module strip.
+    static func litFrames(_ name: String, modules: Int, monochrome: Bool = true) throws -> [Set<Int>] {
+        var c = MAX7219Display.Configuration()
+        c.modules = modules
+        let capture = SPICapture()
+        let display = try MAX7219Display(configuration: c, bus: capture)
+        var options = SceneOptions()
+        options.monochrome = monochrome && display.isMonochrome
+        let loader = try Catalog.make(name)
+        var scene = Scene(loader: loader, width: display.canvasWidth, height: display.canvasHeight, options: options)
+        var chain = MAX7219Chain(modules: modules)
+        var frames: [Set<Int>] = []
+        let period = name == "bar" ? 2_000_000 : loader.period
+        for i in 0..<24 {
+            let t = period * Int64(i) / 24
+            // The bar moves only with progress: drive it from 0 to 100 % over the cycle.
+            let progress = name == "bar" ? ProgressState(Fixed(i * 100 / 23, over: 100)) : nil
+            scene.render(FrameState(elapsed: t, progress: progress))
+            try display.show(scene.canvas)
+            capture.messages.forEach { chain.message($0) }
+            capture.removeAll()
+            let picture = chain.picture(columns: modules, blockOrientation: 0, reverseOrder: false)
+            frames.append(Set(picture.values.indices.filter { picture.values[$0] }))
+        }
+        return frames
+    }
+
+    @Test("with the defaults every loader lights LEDs where it is, and the lit area moves as it does",
+          arguments: [1, 4, 8])
+    func legible(modules: Int) throws {
+        for name in Catalog.names {
+            let frames = try Self.litFrames(name, modules: modules)
+            let leds = modules * 64
+            let lit = frames.filter { !$0.isEmpty }.count
+            // The worm rests 0.4 s of its 1.84 s cycle with no head: everything else lights every frame.
+            let needed = name == "worm" ? 16 : 24
+            #expect(lit >= needed, "\(name) on \(modules) module(s): only \(lit) of 24 frames light anything")
+            #expect(frames.allSatisfy { $0.count < leds }, "\(name) on \(modules) module(s): a frame lights every LED")
+            #expect(Set(frames).count >= 3, "\(name) on \(modules) module(s): the lit LEDs do not move (\(Set(frames).count) patterns)")
+        }
+    }
+
+    @Test("the colour designs at threshold 128 were illegible (why the monochrome designs exist)")
+    func colourDesignsWereIllegible() throws {
+        for name in ["linkedin", "quizup", "shimmer"] {
+            let frames = try Self.litFrames(name, modules: 8, monochrome: false)
+            let moving = Set(frames).count
+            let lit = frames.filter { !$0.isEmpty }.count
+            #expect(lit < 24 || moving < 3, "\(name) was legible in colour after all")
+        }
+    }
+
+    @Test("success and failure marks read on LEDs: a lit disc with an unlit stroke through it")
+    func outcomeMarks() throws {
+        var options = SceneOptions()
+        options.monochrome = true
+        for outcome in [Outcome.success, .failure] {
+            var scene = Scene(loader: try Catalog.make("worm"), width: 8, height: 8, options: options)
+            let stop = StopState(at: 0, outcome: outcome)
+            scene.render(FrameState(elapsed: Scene.fadeDuration + 600_000, stop: stop))
+            let lit = scene.canvas.pixels.filter { luma($0) >= 128 }.count
+            #expect(lit >= 20 && lit <= 56, "\(outcome): \(lit) of 64 lit")
+            // The centre of a check or a cross is unlit inside the lit disc.
+            let dark = (2..<6).flatMap { y in (2..<6).map { x in scene.canvas[x, y] } }.filter { luma($0) < 128 }.count
+            #expect(dark >= 2, "\(outcome): the stroke does not show")
+        }
+    }
+}

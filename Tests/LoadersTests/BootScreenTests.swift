@@ -1,0 +1,153 @@
+import FixedPoint
+import Foundation
+import ImageCodecs
+@testable import Loaders
+import Raster
+import Testing
+
+/// The composed boot screen (framebuffer sizes) and the packed LED layouts.
+@Suite struct BootScreenTests {
+    /// A 240x120 logo: a white ring on dark blue, written once per run.
+    static let logoPath: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("loaderd-test-logo-\(getpid()).png").path
+        var bytes = [UInt8](repeating: 0, count: 240 * 120 * 3)
+        for y in 0..<120 { for x in 0..<240 {
+            let d = ((x - 120) * (x - 120) + (y - 60) * (y - 60) * 4)
+            let ring = d > 40 * 40 && d < 55 * 55
+            let i = (y * 240 + x) * 3
+            bytes[i] = ring ? 255 : 16; bytes[i + 1] = ring ? 255 : 32; bytes[i + 2] = ring ? 255 : 96
+        } }
+        try? PNG.write(RGBImage(width: 240, height: 120, bytes: bytes), to: path)
+        return path
+    }()
+
+    static func scene(_ name: String, _ width: Int, _ height: Int, logo: Bool = false) -> Scene {
+        var options = SceneOptions()
+        if logo { options.logoPath = logoPath }
+        return Scene(loader: Support.loader(name), width: width, height: height, options: options)
+    }
+
+    @Test("boot screens at 800x480 and 1920x1080, with and without logo and message (goldens)")
+    func goldens() {
+        for (w, h) in [(800, 480), (1920, 1080)] {
+            for name in ["linkedin", "worm", "bar"] {
+                for (logo, message) in [(false, false), (false, true), (true, true)] {
+                    var scene = Self.scene(name, w, h, logo: logo)
+                    #expect(scene.logoError == nil)
+                    var state = FrameState(elapsed: 600_000, progress: name == "bar" ? ProgressState(Fixed(45, over: 100)) : nil)
+                    if message { state.message = "Starting services" }
+                    scene.render(state)
+                    GoldenFrames.checkLarge(scene.canvas, named: "boot-\(name)-\(w)x\(h)\(logo ? "-logo" : "")\(message ? "-message" : "")")
+                }
+            }
+        }
+    }
+
+    @Test("a screen's loader is sized for it, with margins; the message is below it with a gap, above the margin")
+    func screenLayout() {
+        for (w, h) in [(800, 480), (1280, 720), (1920, 1080)] {
+            let u = min(w, h)
+            for name in Catalog.names {
+                let scene = Self.scene(name, w, h)
+                let l = scene.layout(message: "Starting services")
+                let margin = u / 20
+                #expect(l.loader.x >= margin && l.loader.maxX <= w - margin, "\(name) \(w)x\(h): \(l.loader)")
+                #expect(l.loader.y >= margin && l.loader.maxY <= h - margin, "\(name) \(w)x\(h): \(l.loader)")
+                #expect(l.loader.width <= w * 80 / 100, "\(name) \(w)x\(h) is edge to edge: \(l.loader)")
+                #expect(l.loader.height <= h / 5, "\(name) \(w)x\(h) is too tall: \(l.loader)")
+                if name != "shimmer" {
+                    let m = try! #require(l.message, "\(name) \(w)x\(h) has no message line")
+                    #expect(m.y >= l.loader.maxY + u / 25, "\(name) \(w)x\(h): no gap")
+                    #expect(m.maxY <= h - margin, "\(name) \(w)x\(h): message in the margin")
+                }
+            }
+        }
+        // The bar of 1920x1080 is a bar, not a 1920x192 slab.
+        let bar = Self.scene("linkedin", 1920, 1080).layout(message: nil).loader
+        #expect(bar.width < 1000 && bar.height < 40)
+    }
+
+    @Test("the logo sits centred above the loader, scaled down to fit")
+    func logoPlacement() throws {
+        let scene = Self.scene("worm", 800, 480, logo: true)
+        let logo = try #require(scene.logo)
+        #expect(logo.width <= 480 && logo.height <= 168)
+        let l = scene.layout(message: nil)
+        let rect = try #require(l.logo)
+        #expect(rect.maxY < l.loader.y)
+        #expect(abs((rect.x + rect.width / 2) - 400) <= 1)
+        // A missing logo is reported, and the screen still draws.
+        var options = SceneOptions()
+        options.logoPath = "/nonexistent/logo.png"
+        var broken = Scene(loader: Support.loader("worm"), width: 800, height: 480, options: options)
+        #expect(broken.logo == nil && broken.logoError != nil)
+        broken.render(FrameState(elapsed: 0))
+        #expect(broken.canvas.pixels.contains { $0.a != 0 })
+    }
+
+    @Test("screen.* settings given with the loader set the scene")
+    func screenSettings() throws {
+        let loader = try Catalog.make("bar", assignments: [(key: "screen.background", value: "#102030"), (key: "screen.margin", value: "7")])
+        var scene = Scene(loader: loader, width: 64, height: 16)
+        #expect(scene.options.margin == 7)
+        scene.render(FrameState(elapsed: 0))
+        #expect(scene.canvas[0, 0] == Color(r: 0x10, g: 0x20, b: 0x30).premultiplied)
+        #expect(throws: LoaderError.self) { try Catalog.make("bar", assignments: [(key: "screen.nope", value: "1")]) }
+    }
+
+    @Test("LED strips: bars use the whole height and width; 8x8 centres a half-height bar")
+    func stripLayouts() {
+        func rows(_ canvas: Canvas) -> [Int] { (0..<canvas.height).filter { y in (0..<canvas.width).contains { canvas[$0, y].a > 0 } } }
+        func columns(_ canvas: Canvas) -> [Int] { (0..<canvas.width).filter { x in (0..<canvas.height).contains { canvas[x, $0].a > 0 } } }
+        for (w, h) in [(64, 8), (32, 8)] {
+            let l = Support.render("linkedin", width: w, height: h, state: FrameState(elapsed: 0))
+            #expect(rows(l) == Array(0..<h))
+            let b = Support.render("bar", width: w, height: h, state: FrameState(elapsed: 0))
+            #expect(columns(b) == Array(0..<w) && rows(b) == Array(0..<h))
+        }
+        let small = Support.render("linkedin", width: 8, height: 8, state: FrameState(elapsed: 0))
+        #expect(rows(small) == [2, 3, 4, 5])
+    }
+
+    @Test("the worm's swollen head stays round inside an 8x8 module: no lit pixel is cut by the edge")
+    func wormHeadInside() throws {
+        // At t = 0 the head is on dot 1 (top right) at scale 1.10.
+        let loader = Support.loader("worm", [(key: "baseColor", value: "clear")])
+        var scene = Scene(loader: loader, width: 100, height: 100)
+        scene.render(FrameState(elapsed: 0))
+        // Its chord along row 11 is whole (symmetric about its centre), not cut at x = 100.
+        let k = 25.0 / 25.5, r = 2.5 * 1.1 * k * 4, cx = 22.75 * k * 4, cy = 2.75 * k * 4
+        let chord = 2 * (r * r - (11.5 - cy) * (11.5 - cy)).squareRoot()
+        let head = try #require(Support.runs(scene.canvas, row: 11).last)
+        #expect(abs((head.right - head.left) - chord) < 0.3, "\(head), expected width \(chord)")
+        #expect(abs((head.left + head.right) / 2 - cx) < 0.2)
+        #expect(head.right <= 100)
+    }
+
+    @Test("the outcome mark grows and fades in, then fades out: no one-frame pop")
+    func outcomeTransition() {
+        var scene = Scene(loader: Support.loader("worm"), width: 64, height: 64)
+        let stop = StopState(at: 1_000_000, outcome: .success)
+        let markStart = 1_000_000 + Scene.fadeDuration
+        func coverage(_ t: Int64) -> Int {
+            scene.render(FrameState(elapsed: t, stop: stop))
+            return scene.canvas.pixels.reduce(0) { $0 + Int($1.a) }
+        }
+        let steps = [0, 50_000, 100_000, 150_000, 200_000].map { coverage(markStart + $0) }
+        #expect(steps == steps.sorted() && steps[0] < steps[4] / 4, "\(steps)")
+        let end = markStart + SceneOptions().outcomeHold
+        let out = [300_000, 200_000, 100_000, 1].map { coverage(end - $0) }
+        #expect(out == out.sorted(by: >) && out[3] < out[0] / 10, "\(out)")
+    }
+
+    @Test("golden frames: every loader on 8-row strips")
+    func stripGoldens() {
+        for name in Catalog.names {
+            for (w, h) in [(64, 8), (32, 8)] {
+                var scene = Scene(loader: Support.loader(name), width: w, height: h)
+                scene.render(FrameState(elapsed: 600_000, progress: name == "bar" ? ProgressState(Fixed(45, over: 100)) : nil))
+                GoldenFrames.check(scene.canvas, named: "strip-\(name)-\(w)x\(h)")
+            }
+        }
+    }
+}
