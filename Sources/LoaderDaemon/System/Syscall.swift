@@ -1,27 +1,10 @@
 import CLinux
 import LinuxSystem
 
-/// One system call: returns its value, or the `Errno` it failed with. With `retryOnInterrupt`,
-/// EINTR repeats the call (every caller says which it wants).
+/// One system call: LinuxSystem's `valueOrErrno` under the daemon's shorter name.
 @inline(__always)
 func syscall<I: FixedWidthInteger>(retryOnInterrupt: Bool = true, _ body: () -> I) -> Result<I, Errno> {
-    while true {
-        let value = body()
-        if value != -1 { return .success(value) }
-        let code = Errno.current
-        if code == .interrupted && retryOnInterrupt { continue }
-        return .failure(code)
-    }
-}
-
-extension Result where Failure == Errno {
-    /// The value, or the error thrown (typed).
-    @inline(__always) func get() throws(Errno) -> Success {
-        switch self {
-        case .success(let v): return v
-        case .failure(let e): throw e
-        }
-    }
+    valueOrErrno(retryOnInterrupt: retryOnInterrupt, body)
 }
 
 /// An environment error with what was being done: "bind /run/loaderd/loaderd.sock: Permission denied".
