@@ -104,7 +104,14 @@ public struct Shimmer: Loader {
     public func draw(_ context: inout DrawContext, in layout: Layout, state: FrameState) {
         // Layout.fit snaps the rectangle to whole pixels.
         let r = layout.rect
-        let rect = PixelRect(x: r.x.floor, y: r.y.floor, width: r.width.rounded, height: r.height.rounded)
+        var rect = PixelRect(x: r.x.floor, y: r.y.floor, width: r.width.rounded, height: r.height.rounded)
+        // A text too long for its line keeps its proportions only down to the small font's
+        // height: below that it is cut or scrolls (MessageLine) rather than shrinking to nothing.
+        let minimum = Swift.min(BitmapFont.small.boxHeight, context.canvas.height)
+        if rect.height < minimum {
+            let y = Swift.max(0, Swift.min(context.canvas.height - minimum, rect.y + rect.height / 2 - minimum / 2))
+            rect = PixelRect(x: rect.x, y: y, width: rect.width, height: minimum)
+        }
         let text = displayedText(state)
         var (font, scale) = font(forHeight: rect.height)
         // A font taller than the line (font=large on an 8-pixel strip) would lose rows: the small one fits.

@@ -174,7 +174,7 @@ public struct ShimmerText: Sendable {
         if context.monochrome {
             // On/off LEDs cannot show a gradient: lit glyphs with an unlit band passing through.
             var g = monochromeBand
-            let b = Swift.max(Fixed(3 * Swift.max(1, scale)), Fixed(p.width) / 6)
+            let b = Swift.max(Fixed(2 * Swift.max(1, scale)), Fixed(p.width) / 10)
             let centre = Fixed(p.x) - b + phase(at: elapsed) * (Fixed(p.width) + b * 2)
             g.startX = centre - b / 2; g.endX = centre + b / 2
             context.canvas.fill(context.mask, with: .solid(.white))

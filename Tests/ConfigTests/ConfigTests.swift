@@ -142,9 +142,9 @@ struct ConfigTests {
         ("[daemon]\n  sockt = \"/x\"", "loaderd.toml:2:3: unknown key 'sockt' in [daemon] (did you mean 'socket'?); known keys: socket, socket_group, max_clients, idle_timeout, max_line, log_level"),
         ("[loader]\nmesage = \"hi\"", "loaderd.toml:2:1: unknown key 'mesage' in [loader] (did you mean 'message'?); known keys: name, parameters, message, message_style, progress"),
         ("[boot]\nsplash = true", "loaderd.toml:2:1: unknown key 'splash' in [boot]; known keys: psplash_fifo, psplash_fifo_dir, plymouth, timeline, status_messages, shutdown_loader, reboot_loader"),
-        ("[dispaly]\n", "loaderd.toml:1:2: unknown table or key 'dispaly' (did you mean [[display]]?); the file has [daemon], [loader], [[display]] and [boot]"),
-        ("[deamon]\n", "loaderd.toml:1:2: unknown table or key 'deamon' (did you mean [daemon]?); the file has [daemon], [loader], [[display]] and [boot]"),
-        ("fps = 30", "loaderd.toml:1:1: unknown table or key 'fps'; the file has [daemon], [loader], [[display]] and [boot]"),
+        ("[dispaly]\n", "loaderd.toml:1:2: unknown table or key 'dispaly' (did you mean [[display]]?); the file has [daemon], [loader], [[display]], [boot] and [screen]"),
+        ("[deamon]\n", "loaderd.toml:1:2: unknown table or key 'deamon' (did you mean [daemon]?); the file has [daemon], [loader], [[display]], [boot] and [screen]"),
+        ("fps = 30", "loaderd.toml:1:1: unknown table or key 'fps'; the file has [daemon], [loader], [[display]], [boot] and [screen]"),
     ])
     func unknownKeysAreErrorsWithASuggestion(text: String, expected: String) {
         #expect(failure(text) == expected)

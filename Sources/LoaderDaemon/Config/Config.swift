@@ -134,11 +134,12 @@ extension Config {
 
     /// Every key the file may hold, by table; `config/loaderd.toml` documents each of them.
     public static let knownKeys: [String: [String]] = [
-        "": ["daemon", "loader", "display", "boot"],
+        "": ["daemon", "loader", "display", "boot", "screen"],
         "daemon": ["socket", "socket_group", "max_clients", "idle_timeout", "max_line", "log_level"],
         "loader": ["name", "parameters", "message", "message_style", "progress"],
         "display": ["type"],
         "boot": ["psplash_fifo", "psplash_fifo_dir", "plymouth", "timeline", "status_messages", "shutdown_loader", "reboot_loader"],
+        "screen": ["background", "logo", "margin", "loader_size", "message_color", "mono"],
     ]
 
     private static func readFile(_ path: String) throws(ConfigError) -> [UInt8] {
@@ -205,7 +206,7 @@ struct ConfigDecoder {
         let known = Config.knownKeys[table] ?? []
         if table.isEmpty {
             let hint = suggestion(for: entry.key, among: known).map { $0 == "display" ? " (did you mean [[display]]?)" : " (did you mean [\($0)]?)" } ?? ""
-            return error("unknown table or key '\(entry.key)'\(hint); the file has [daemon], [loader], [[display]] and [boot]", at: entry.keyPosition, key: nil)
+            return error("unknown table or key '\(entry.key)'\(hint); the file has [daemon], [loader], [[display]], [boot] and [screen]", at: entry.keyPosition, key: nil)
         }
         let where_ = table == "display" ? "[[display]]" : "[\(table)]"
         let hint = suggestion(for: entry.key, among: known).map { " (did you mean '\($0)'?)" } ?? ""
