@@ -19,6 +19,21 @@ func referenceLines(_ input: UnsafeRawBufferPointer, max: Int) -> [[UInt8]?] {
     return out
 }
 
+/// Whatever the bytes, the parser answers with one line, and what it accepts is in range.
+func checkParse(_ bytes: UnsafeRawBufferPointer) {
+    switch RequestParser.parse(bytes) {
+    case .failure(let error):
+        precondition(!error.reply.utf8.contains(0x0A), "an error reply holds a newline")
+    case .success(let request):
+        if case .progress(let p, _) = request {
+            precondition((0...100_000).contains(p.thousandths))
+            precondition(Percent(parsing: Substring(p.description)) == p, "percent does not round-trip")
+        }
+        if case .brightness(let b) = request { precondition((0...100).contains(b)) }
+        if case .message(let m?) = request { precondition(m.count <= Request.maximumMessageLength) }
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }
@@ -40,18 +55,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 precondition(bytes.count <= max, "a line over the limit was handed out")
                 precondition(!bytes.contains(0x0A), "a line holds a newline")
                 lines.append(Array(bytes))
-                // Whatever the bytes, the parser answers with one line.
-                switch RequestParser.parse(bytes) {
-                case .failure(let error):
-                    precondition(!error.reply.utf8.contains(0x0A), "an error reply holds a newline")
-                case .success(let request):
-                    if case .progress(let p, _) = request {
-                        precondition((0...100_000).contains(p.thousandths))
-                        precondition(Percent(parsing: Substring(p.description)) == p, "percent does not round-trip")
-                    }
-                    if case .brightness(let b) = request { precondition((0...100).contains(b)) }
-                    if case .message(let m?) = request { precondition(m.count <= Request.maximumMessageLength) }
-                }
+                checkParse(bytes)
             }
         }
         precondition(splitter.bufferedByteCount <= max, "the buffer grew past the limit")
@@ -59,5 +63,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     let expected = referenceLines(input, max: max)
     precondition(lines == expected, "the splitter disagrees with the reference")
+    // The small limits above exercise the splitter; the parser also meets whole lines up to the
+    // daemon's default limit (DaemonConfiguration.maxLine), so long messages and words reach it.
+    for case let line? in referenceLines(input, max: 4096) { line.withUnsafeBytes { checkParse($0) } }
     return 0
 }
