@@ -1,0 +1,29 @@
+# bash completion for loaderd. Installed as /usr/share/bash-completion/completions/loaderd.
+# Tested by scripts/completion-test.
+
+_loaderd() {
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+    local options="--socket --socket-group --display --loader --set --progress --message
+        --max-clients --idle-timeout --log-level --freeze-time --psplash-fifo --plymouth
+        --boot-timeline --boot-status-messages --mode-loader --config --check-config --version
+        --help -h"
+    case $prev in
+        --config|--check-config|--socket|--boot-timeline) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --psplash-fifo) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+        --socket-group) COMPREPLY=($(compgen -g -- "$cur")); return ;;
+        --log-level) COMPREPLY=($(compgen -W "trace debug info notice warning error critical" -- "$cur")); return ;;
+        --display)
+            compopt -o nospace 2>/dev/null
+            COMPREPLY=($(compgen -W "fb: drm: auto auto: max7219: apa102: sk9822: ws2812: sk6812: image: terminal:" -- "$cur"))
+            return ;;
+        --loader)
+            local ctl
+            ctl=$(dirname -- "${COMP_WORDS[0]}")/loaderctl
+            [[ -x $ctl ]] || ctl=loaderctl
+            COMPREPLY=($(compgen -W "$("$ctl" list --names 2>/dev/null)" -- "$cur"))
+            return ;;
+        --set|--progress|--message|--max-clients|--idle-timeout|--freeze-time|--mode-loader) return ;;
+    esac
+    COMPREPLY=($(compgen -W "$options" -- "$cur"))
+}
+complete -F _loaderd loaderd
