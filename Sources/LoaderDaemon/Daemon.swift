@@ -199,6 +199,7 @@ public final class Daemon {
         while let signal = signals.next() {
             switch signal {
             case SIGTERM, SIGINT:
+                if signal == SIGTERM { boot?.terminated(now: MonotonicClock.now()) }
                 finish(reason: signal == SIGTERM ? "signal SIGTERM" : "signal SIGINT", now: MonotonicClock.now())
             case SIGHUP:
                 reload()

@@ -36,6 +36,16 @@ struct BootConfigTests {
         #expect(s.modeLoaders == ["shutdown": "worm", "reboot": "quizup"])
     }
 
+    @Test func plymouthAutoAnswersOnlyWhenTheNameIsFree() throws {
+        let auto = try Config.parse("[boot]\nplymouth = \"auto\"").boot
+        #expect(auto.plymouth && auto.plymouthIfFree)
+        #expect(auto.settings.plymouth && auto.settings.plymouthIfFree)
+        let on = try Config.parse("[boot]\nplymouth = true").boot
+        #expect(on.plymouth && !on.plymouthIfFree && !on.settings.plymouthIfFree)
+        let off = try Config.parse("[boot]\nplymouth = false").boot
+        #expect(!off.plymouth && !off.settings.plymouth)
+    }
+
     @Test func theDirectoryAloneDoesNotTurnTheFIFOOn() throws {
         #expect(try Config.parse("[boot]\npsplash_fifo_dir = \"/tmp\"").boot.settings.psplashFifoDirectory == nil)
     }
@@ -45,6 +55,7 @@ struct BootConfigTests {
         ("[boot]\ntimeline = 3", "loaderd.toml:2:12: boot.timeline: expected a string, got 3"),
         ("[boot]\nstatus_messages = \"yes\"", #"loaderd.toml:2:19: boot.status_messages: expected true or false, got "yes""#),
         ("[boot]\nshutdown_loader = \"worms\"", #"loaderd.toml:2:19: boot.shutdown_loader: unknown loader "worms" (did you mean 'worm'?); available: linkedin, pagedots, quizup, shimmer, worm, skeleton, bar"#),
+        ("[boot]\nplymouth = \"yes\"", #"loaderd.toml:2:12: boot.plymouth: expected true, false or "auto" (answer only when plymouthd is not running), got "yes""#),
         ("[boot]\nplymoth = true", "loaderd.toml:2:1: unknown key 'plymoth' in [boot] (did you mean 'plymouth'?); known keys: psplash_fifo, psplash_fifo_dir, plymouth, timeline, status_messages, shutdown_loader, reboot_loader"),
     ])
     func errorsNameLineColumnAndKey(_ text: String, _ expected: String) {

@@ -28,8 +28,9 @@ final class IsolatedDaemon: @unchecked Sendable {
     /// A directory made here is removed with the daemon; one passed in stays (the caller's).
     let ownsDirectory: Bool
 
+    /// `plymouthFlag`: pass `--plymouth` (false: the front end only as the arguments' config says).
     init(arguments: [String] = [], size: String = "32x8", directory: String? = nil, namespaceOf other: IsolatedDaemon? = nil,
-         waitForSocket: Bool = true) throws {
+         waitForSocket: Bool = true, plymouthFlag: Bool = true) throws {
         let dir = try directory ?? Paths.temporaryDirectory()
         self.directory = dir
         ownsDirectory = directory == nil
@@ -37,7 +38,7 @@ final class IsolatedDaemon: @unchecked Sendable {
         imagePath = dir + "/frame.ppm"
         timelinePath = dir + "/state/boot-timeline"
         let args = ["--socket", socketPath, "--display", "image:path=\(imagePath),size=\(size)",
-                    "--plymouth", "--boot-timeline", timelinePath] + arguments
+                    "--boot-timeline", timelinePath] + (plymouthFlag ? ["--plymouth"] : []) + arguments
         if let other {
             process = try Spawned("/usr/bin/nsenter", ["-t", "\(other.process.pid)", "-n", Paths.loaderd] + args,
                                   logPath: dir + "/loaderd-\(UUID().uuidString.prefix(4)).log")

@@ -208,6 +208,26 @@ struct PlymouthFrontEndTests {
         #expect(second.process.log.contains("cannot bind the Plymouth socket @/org/freedesktop/plymouthd: Address already in use (plymouthd (or another loaderd) is running"))
         #expect(try first.terminate() == 0)
     }
+
+    /// `[boot] plymouth = "auto"` (config/boot-splash.toml): answers when the name is free; when
+    /// plymouthd (here another loaderd) holds it, starts anyway and says why it does not answer.
+    @Test func autoAnswersWhenFreeAndStepsAsideWhenTaken() throws {
+        guard BootTestEnvironment.hasPlymouthClient else { return }
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let config = dir + "/auto.toml"
+        try "[boot]\nplymouth = \"auto\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let first = try IsolatedDaemon(arguments: ["--config", config], plymouthFlag: false)
+        #expect(try first.plymouth("--ping") == 0)
+        #expect(try first.plymouth("update", "--status=dbus.service") == 0)
+        let second = try IsolatedDaemon(arguments: ["--config", config], directory: dir, namespaceOf: first, plymouthFlag: false)
+        #expect(try second.client().request("ping").hasPrefix("OK"))
+        #expect(second.process.log.contains("Plymouth front end (auto): @/org/freedesktop/plymouthd is taken, plymouthd is running; not answering Plymouth's protocol"))
+        #expect(try second.terminate() == 0)
+        // The first still has the name: the second did not disturb it.
+        #expect(try first.plymouth("--ping") == 0)
+        #expect(try first.terminate() == 0)
+    }
 }
 
 extension IsolatedDaemon {

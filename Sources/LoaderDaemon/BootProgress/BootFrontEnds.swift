@@ -10,6 +10,9 @@ public struct BootSettings: Sendable, Equatable {
     public var psplashFifoDirectory: String? = nil
     /// Answer Plymouth's protocol on its abstract sockets.
     public var plymouth = false
+    /// ... only when the socket name is free: a plymouthd that holds it (Plymouth installed and
+    /// running) keeps it, and loaderd starts without the front end instead of failing.
+    public var plymouthIfFree = false
     /// Where the Plymouth front end keeps the previous boot's timeline.
     public var timelinePath = BootTimeline.defaultPath
     /// Show each unit of PID 1's `U` messages on the message line.
@@ -28,6 +31,8 @@ final class BootFrontEnds {
     let plymouth: PlymouthServer?
     /// CLOCK_MONOTONIC nanoseconds when loaderd started (the timeline's origin).
     let startedAt: Int64
+    /// CLOCK_REALTIME nanoseconds at the same moment, to compare with a file's time.
+    let startedAtRealtime: Int64
     var estimator: BootProgressEstimator
     /// `C`'s last mode; the timeline is recorded only for `boot-up`.
     var mode = "boot-up"
@@ -47,11 +52,14 @@ final class BootFrontEnds {
         self.settings = settings
         self.logger = logger
         self.startedAt = startedAt
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        startedAtRealtime = Int64(wall.tv_sec) * 1_000_000_000 + Int64(wall.tv_nsec)
         psplash = try settings.psplashFifoDirectory.map { dir throws(SystemError) in try PsplashFIFO.open(directory: dir) }
         if let psplash { logger.info("psplash front end: reading \(psplash.path)") }
         var previous: BootTimeline? = nil
-        if settings.plymouth {
-            plymouth = try PlymouthServer.listen(maximumConnections: maximumConnections) { logger.warning("\($0)") }
+        plymouth = try BootFrontEnds.listenForPlymouth(settings, maximumConnections: maximumConnections, logger: logger)
+        if plymouth != nil {
             logger.info("Plymouth front end: listening on @\(PlymouthWire.socketName)")
             switch BootTimeline.load(path: settings.timelinePath) {
             case .success(let t?):
@@ -62,10 +70,21 @@ final class BootFrontEnds {
             case .failure(let e):
                 logger.warning("ignoring the boot timeline \(settings.timelinePath): \(e); progress is an estimate this boot")
             }
-        } else {
-            plymouth = nil
         }
         estimator = BootProgressEstimator(previous: previous)
+    }
+
+    /// The Plymouth front end's sockets, when configured. With `plymouth = "auto"` a name that is
+    /// taken means plymouthd is running: it keeps the boot's messages and loaderd goes on without.
+    static func listenForPlymouth(_ settings: BootSettings, maximumConnections: Int, logger: Logger) throws(SystemError) -> PlymouthServer? {
+        guard settings.plymouth else { return nil }
+        do throws(SystemError) {
+            return try PlymouthServer.listen(maximumConnections: maximumConnections) { logger.warning("\($0)") }
+        } catch {
+            guard settings.plymouthIfFree, error.errno == .addressInUse else { throw error }
+            logger.info("Plymouth front end (auto): @\(PlymouthWire.socketName) is taken, plymouthd is running; not answering Plymouth's protocol")
+            return nil
+        }
     }
 
     // MARK: Poll
@@ -299,13 +318,7 @@ final class BootFrontEnds {
     func quit(retain: Bool, daemon: Daemon, now: Int64) {
         logger.notice("Plymouth: quit\(retain ? " (retaining the splash)" : ""): stopping")
         if mode == "boot-up", plymouth != nil {
-            let timeline = estimator.timeline(endedAt: elapsed(now))
-            do {
-                try timeline.save(path: settings.timelinePath)
-                logger.info("boot timeline: \(timeline.units.count) units over \(BootTimeline.seconds(timeline.total)) s saved to \(settings.timelinePath)")
-            } catch {
-                logger.warning("boot timeline not saved: \(error)")
-            }
+            saveTimeline(now: now)
             if daemon.state.session != nil, !hidden {
                 _ = daemon.setProgress(.hundred, force: true, now: now)
                 // The last frame shows 100 without the smoothing (it may be the one retained).
@@ -314,6 +327,36 @@ final class BootFrontEnds {
         }
         // 100 %, the exit, then the console back (Finishing.swift); retained: this frame stays.
         daemon.finish(reason: "Plymouth: quit", retain: retain, now: now)
+    }
+}
+
+extension BootFrontEnds {
+    /// Written by loaderd-quit.service just before it stops loaderd.service with SIGTERM: the
+    /// end of a boot without Plymouth's client, where no `plymouth quit` arrives.
+    static let bootFinishedMarker = "/run/loaderd/boot-finished"
+
+    /// The previous-boot timeline the next boot's progress follows, from the units PID 1 reported.
+    func saveTimeline(now: Int64) {
+        let timeline = estimator.timeline(endedAt: elapsed(now))
+        do {
+            try timeline.save(path: settings.timelinePath)
+            logger.info("boot timeline: \(timeline.units.count) units over \(BootTimeline.seconds(timeline.total)) s saved to \(settings.timelinePath)")
+        } catch {
+            logger.warning("boot timeline not saved: \(error)")
+        }
+    }
+
+    /// SIGTERM. It ends a boot (and the timeline is saved as at `plymouth quit`) when the boot was
+    /// marked finished while this instance ran; otherwise it is a shutdown, or a stop by hand,
+    /// or the shutdown splash's instance (started after the marker), whose units are no boot's.
+    func terminated(now: Int64) {
+        guard plymouth != nil, mode == "boot-up", !hidden else { return }
+        var info = stat()
+        guard stat(BootFrontEnds.bootFinishedMarker, &info) == 0 else { return }
+        let marked = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        guard marked >= startedAtRealtime else { return }
+        logger.info("the boot was marked finished (\(BootFrontEnds.bootFinishedMarker))")
+        saveTimeline(now: now)
     }
 }
 

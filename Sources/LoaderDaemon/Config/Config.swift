@@ -85,6 +85,8 @@ public struct Config: Sendable, Equatable {
         public var psplashFifoDir = "/run"
         /// `plymouth`: also answer Plymouth's boot protocol, so systemd's and `plymouth`'s messages arrive.
         public var plymouth = false
+        /// `plymouth = "auto"`: answer it only when its socket name is free (no plymouthd running).
+        public var plymouthIfFree = false
         /// `timeline`: the previous boot's unit timeline (Plymouth front end's progress).
         public var timeline = BootTimeline.defaultPath
         /// `status_messages`: show each unit PID 1 reports on the message line.
@@ -99,6 +101,7 @@ public struct Config: Sendable, Equatable {
             var b = BootSettings()
             b.psplashFifoDirectory = psplashFifo ? psplashFifoDir : nil
             b.plymouth = plymouth
+            b.plymouthIfFree = plymouthIfFree
             b.timelinePath = timeline
             b.statusMessages = statusMessages
             if let shutdownLoader { b.modeLoaders["shutdown"] = shutdownLoader }
@@ -350,7 +353,15 @@ struct ConfigDecoder {
             switch entry.key {
             case "psplash_fifo": b.psplashFifo = try boolean(entry, key)
             case "psplash_fifo_dir": b.psplashFifoDir = try absolutePath(entry, key)
-            case "plymouth": b.plymouth = try boolean(entry, key)
+            case "plymouth":
+                if case .string(let word) = entry.value.kind, word == "auto" {
+                    b.plymouth = true; b.plymouthIfFree = true
+                } else if case .boolean(let on) = entry.value.kind {
+                    b.plymouth = on; b.plymouthIfFree = false
+                } else {
+                    throw error("expected true, false or \"auto\" (answer only when plymouthd is not running), got \(entry.value.shown)",
+                                at: entry.value.position, key: key)
+                }
             case "timeline": b.timeline = try absolutePath(entry, key)
             case "status_messages": b.statusMessages = try boolean(entry, key)
             case "shutdown_loader": b.shutdownLoader = try loaderName(entry, key)
