@@ -63,21 +63,25 @@ import Testing
                 }
             }
             let background = try Color(parsing: run.background)
-            let drawn = try PPM.decode([UInt8](try Data(contentsOf: out.appendingPathComponent("\(run.name)-drawn.ppm"))))
-            try #require(drawn.width == 1280 && drawn.height == 800, "\(run.name) screen is \(drawn.width)x\(drawn.height)")
             let expected = expectedScreen(canvas: canvas, screenWidth: 1280, screenHeight: 800, scale: run.scale, rotate: run.rotate,
                                           originX: run.origin.x, originY: run.origin.y, background: background)
-            var mismatches: [String] = []
-            var count = 0
-            for (i, want) in expected.enumerated() {
-                let got = Color(r: drawn.bytes[i * 3], g: drawn.bytes[i * 3 + 1], b: drawn.bytes[i * 3 + 2])
-                if got != want {
-                    count += 1
-                    if mismatches.count < 5 { mismatches.append("(\(i % 1280),\(i / 1280)): expected \(want), got \(got)") }
-                }
-            }
             #expect(expected.filter { $0 != background }.count > 1000, "the offline render drew almost nothing")
-            #expect(count == 0, "\(count) pixels differ on \(run.name): \(mismatches.joined(separator: "; "))")
+            // Drawn, and again after the connectors were unplugged and plugged back (sysfs).
+            for shot in ["drawn", "replugged"] {
+                let screen = try PPM.decode([UInt8](try Data(contentsOf: out.appendingPathComponent("\(run.name)-\(shot).ppm"))))
+                try #require(screen.width == 1280 && screen.height == 800, "\(run.name) \(shot) screen is \(screen.width)x\(screen.height)")
+                var mismatches: [String] = []
+                var count = 0
+                for (i, want) in expected.enumerated() {
+                    let got = Color(r: screen.bytes[i * 3], g: screen.bytes[i * 3 + 1], b: screen.bytes[i * 3 + 2])
+                    if got != want {
+                        count += 1
+                        if mismatches.count < 5 { mismatches.append("(\(i % 1280),\(i / 1280)): expected \(want), got \(got)") }
+                    }
+                }
+                #expect(count == 0, "\(count) pixels differ on \(run.name) (\(shot)): \(mismatches.joined(separator: "; "))")
+            }
+            #expect(info.contains("@@@ \(run.name) alive after replug"), "loaderd did not survive the replug on \(run.name):\n\(info)")
 
             // After quit, the splash is gone: bochs shows the console again (fbcon's framebuffer was
             // put back on the CRTC); virtio had nothing before, so its output is off.
