@@ -5,8 +5,8 @@ A frame is one of:
   black   nearly every pixel black (a console being set up, a blank VT, a splash not yet drawn)
   text    anything else without a progress bar: the VGA text mode of the BIOS, the kernel
           console (fbcon) and the login prompt. These use only the 16 VGA palette colours.
-  splash  a capsule (loaderd's bar and track: a long horizontal shape with rounded ends) on a
-          screen with at least 0.2 % of its pixels in colours that are not VGA palette colours
+  splash  a capsule (loaderd's bar and track: a long horizontal shape with rounded ends),
+          whatever its colours (a full white bar on black is palette colours only)
   other   such colours without a capsule: the firmware's logo, another splash
 For a splash, `progress` is the bar's fill in percent: along the bar's middle row (the longest
 horizontal run of non-background pixels), the share of
@@ -140,9 +140,9 @@ def classify(img):
         info["class"] = "black"
         return info
     off_palette = sum(n for c, n in counts.items() if c not in PALETTE)
-    if off_palette < total * 0.002:
-        return info
-    info["class"] = "other"
+    # Palette colours only is text, unless it is a capsule: the bar at 100 % is white on black,
+    # both palette colours, with too few anti-aliased edge pixels to tell it by its colours.
+    info["class"] = "other" if off_palette >= total * 0.002 else "text"
     # The bar: rows where the sample saw much that is not background (pure Python walking every
     # pixel of every row would take longer than the interval between screenshots).
     rows = []
