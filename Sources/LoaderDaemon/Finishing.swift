@@ -5,16 +5,17 @@ import Loaders
 /// The end of the splash. Whatever ends it — SIGTERM (how `loaderd-quit.service` and a shutdown
 /// stop the daemon), Plymouth's `quit`, psplash's `QUIT` — a person should see the boot complete
 /// rather than a bar cut off at 87 %: the bar is drawn at 100 %, the loader's exit animation
-/// plays, and the console is given back, all within `Daemon.finishDuration` (0.7 s), after which
-/// the loop ends and `shutdown()` restores the displays and the console.
+/// plays, and the console is given back, all within `Daemon.finishDuration` (0.3 s: the boot
+/// issue's limit, so the login prompt is not held back), after which the loop ends and
+/// `shutdown()` restores the displays and the console.
 extension Daemon {
-    /// The longest the completed state and the exit may stay on screen: the hold below and the
-    /// exit animation (≤ 0.3 s).
-    static let finishDuration: Int64 = 700_000_000
-    /// How long the 100 % frame stays before the exit animation starts: long enough to be seen
-    /// (0.1 s, as before, was a flash a person could miss, and so did the boot test's screenshots
-    /// taken every 0.3 s: the last splash frame they caught showed the bar short of full).
-    static let completeHold: Microseconds = 400_000
+    /// The longest the completed state and the exit may stay on screen.
+    static let finishDuration: Int64 = 300_000_000
+    /// How long the 100 % frame stays before the exit animation starts; the exit then has the
+    /// rest (a fade cut short at 0.3 s). Two thirds of the time on the completed state: 0.1 s,
+    /// as before, was a flash a person could miss, and so did the boot test's screenshots taken
+    /// every 0.3 s (the last splash frame they caught showed the bar short of full).
+    static let completeHold: Microseconds = 200_000
 
     /// Starts the finish (once): 100 % at once, then the exit, then the loop ends. With nothing on
     /// screen, or when the splash is to stay (`retain`), the loop ends after this turn's frame.
