@@ -43,6 +43,9 @@ public final class Daemon {
     var refusingBusy = false
     /// When a denied client was last logged: at most one line a second (any local user can connect).
     var deniedLoggedAt: Int64 = 0
+    /// The last logo failure logged: boot scripts start loaders all the time, and the same missing
+    /// file is said once (again after a reload, or once a logo loaded in between).
+    var loggedLogoError: String?
 
     public private(set) var framesDrawn: Int64 = 0
     public private(set) var framesDropped: Int64 = 0
@@ -254,6 +257,7 @@ public final class Daemon {
         kept.maxClients = DescriptorBudget.clientLimit(new, inUse: DescriptorBudget.openNow() - clients, logger: logger)
         configuration = kept
         logger.logLevel = new.logLevel
+        loggedLogoError = nil
         logger.notice("SIGHUP: settings reloaded")
     }
 
@@ -440,10 +444,23 @@ public final class Daemon {
     func rebuildScenes(now: Int64) {
         if let session = state.session {
             for slot in slots where slot.scene == nil {
-                slot.scene = Scene(loader: session.loader, width: slot.display.canvasWidth, height: slot.display.canvasHeight, options: sceneOptions(for: slot.display))
+                slot.scene = makeScene(session.loader, for: slot)
             }
         }
         invalidateAll(now: now)
+    }
+
+    /// The scene of `loader` on `slot`'s display; a logo that did not load is logged (once, see
+    /// `loggedLogoError`) and the screen draws without it.
+    func makeScene(_ loader: AnyLoader, for slot: DisplaySlot) -> Scene {
+        let scene = Scene(loader: loader, width: slot.display.canvasWidth, height: slot.display.canvasHeight, options: sceneOptions(for: slot.display))
+        if let error = scene.logoError {
+            if error != loggedLogoError { logger.warning(error) }
+            loggedLogoError = error
+        } else if scene.logo != nil {
+            loggedLogoError = nil
+        }
+        return scene
     }
 
     func startLoader(_ name: String, _ assignments: [Assignment], now: Int64) -> Result<String, ProtocolError> {
@@ -460,9 +477,7 @@ public final class Daemon {
             return .failure(ProtocolError(.badParameter, error.description))
         }
         state.start(name: type.name, assignments: assignments, loader: loader, now: now)
-        for slot in slots {
-            slot.scene = Scene(loader: loader, width: slot.display.canvasWidth, height: slot.display.canvasHeight, options: sceneOptions(for: slot.display))
-        }
+        for slot in slots { slot.scene = makeScene(loader, for: slot) }
         sessionChanged(now: now)
         // Routine: boot scripts start loaders all the time (info filled 13.8 MB in 5 min of load).
         logger.debug("started \(type.name)")

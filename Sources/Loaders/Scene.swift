@@ -58,7 +58,7 @@ public struct Scene: Sendable {
     public private(set) var context: DrawContext
     /// The logo, decoded and scaled once when the scene is made (nil: none, or it failed to load).
     public let logo: Logo?
-    /// Why the logo did not load, for the caller to log.
+    /// Why the logo did not load, naming the file and the reason, for the caller to log.
     public let logoError: String?
 
     /// The fade-out used by loaders without an exit of their own (LOADERS.md: ≤ 0.3 s).
@@ -78,7 +78,7 @@ public struct Scene: Sendable {
         var logo: Logo? = nil, logoError: String? = nil
         if let path = options.logoPath, BootScreenLayout.isScreen(width: width, height: height) {
             do { logo = try Logo.load(path: path, maxWidth: width * 60 / 100, maxHeight: height * 35 / 100) } catch {
-                logoError = "logo \(path): \(error.description)"
+                logoError = "screen.logo not shown: \(error.description); the screen draws without it"
             }
         }
         self.logo = logo
