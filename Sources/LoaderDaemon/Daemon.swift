@@ -46,6 +46,10 @@ public final class Daemon {
     /// The last logo failure logged: boot scripts start loaders all the time, and the same missing
     /// file is said once (again after a reload, or once a logo loaded in between).
     var loggedLogoError: String?
+    /// Faces loaded for screens' text, by font and size (see TextFaces.swift), and whether a
+    /// scene drew a frame that waits for one.
+    var faces: [LoadedFace] = []
+    var facesWanted = false
 
     public private(set) var framesDrawn: Int64 = 0
     public private(set) var framesDropped: Int64 = 0
@@ -258,6 +262,7 @@ public final class Daemon {
         configuration = kept
         logger.logLevel = new.logLevel
         loggedLogoError = nil
+        faces.removeAll()
         logger.notice("SIGHUP: settings reloaded")
     }
 
@@ -430,6 +435,7 @@ public final class Daemon {
     var sceneOptions: SceneOptions {
         var options = SceneOptions()
         options.messageStyle = configuration.messageStyle
+        options.font = .automatic
         return options.applying(configuration.screen)
     }
 
@@ -528,7 +534,6 @@ public final class Daemon {
             }
         }
         let frame = state.frameState(now: now)
-        var earliest: Int64? = nil
         for slot in slots {
             if let due = slot.deadline, due <= now {
                 draw(slot, frame)
@@ -540,6 +545,11 @@ public final class Daemon {
                     slot.deadline = nil
                 }
             }
+        }
+        // After the frames are out: a font, if a screen's text waits for one (the frame is redrawn).
+        if facesWanted { giveFaces(now: now) }
+        var earliest: Int64? = nil
+        for slot in slots {
             if let d = slot.deadline { earliest = Swift.min(earliest ?? d, d) }
         }
         do { try frameTimer.arm(at: earliest) } catch { logger.error("timerfd_settime: \(error)") }
@@ -555,6 +565,7 @@ public final class Daemon {
                 }
             } else {
                 slot.scene!.render(frame)
+                if slot.scene!.faceRequest != nil { facesWanted = true }
                 try slot.display.show(slot.canvas(brightness: state.brightness))
                 slot.showsBlank = false
                 framesDrawn += 1

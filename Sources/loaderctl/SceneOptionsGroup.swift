@@ -86,8 +86,15 @@ struct SceneOptionsGroup {
         options.margin = margin
         options.monochrome = monochrome
         options.messageStyle = messageStyle
-        let scene = Scene(loader: loader, width: width, height: height, options: options)
+        options.font = .automatic
+        var scene = Scene(loader: loader, width: width, height: height, options: options)
         if let error = scene.logoError { printError("warning: " + error) }
+        // A screen's text is drawn in a face, loaded before any frame (loaderd loads it after its
+        // first frame instead).
+        if scene.drawsFaceText && (message.map { !$0.isEmpty } == true || scene.loader.drawsMessage),
+           let error = scene.loadFace() {
+            printError("note: text in the bitmap font: \(error)")
+        }
         return scene
     }
 
