@@ -459,7 +459,8 @@ public final class Daemon {
     /// The scene of `loader` on `slot`'s display; a logo that did not load is logged (once, see
     /// `loggedLogoError`) and the screen draws without it.
     func makeScene(_ loader: AnyLoader, for slot: DisplaySlot) -> Scene {
-        let scene = Scene(loader: loader, width: slot.display.canvasWidth, height: slot.display.canvasHeight, options: sceneOptions(for: slot.display))
+        var scene = Scene(loader: loader, width: slot.display.canvasWidth, height: slot.display.canvasHeight, options: sceneOptions(for: slot.display))
+        giveKnownFace(to: &scene)
         if let error = scene.logoError {
             if error != loggedLogoError { logger.warning(error) }
             loggedLogoError = error

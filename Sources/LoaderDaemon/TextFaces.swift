@@ -13,6 +13,16 @@ extension Daemon {
     /// daemon's life (until SIGHUP): a new `start` on the same screen reuses the atlas, so FreeType
     /// and the font are opened once, after the first frame that wanted text. A face that cannot be
     /// had is logged once; those screens keep the bitmap font.
+    /// A new scene gets the face already loaded for its font and size (or its absence) at once:
+    /// its first frame then draws its text, rather than one frame without it on every `start`.
+    func giveKnownFace(to scene: inout Scene) {
+        guard scene.drawsFaceText else { return }
+        let size = TextFace.pixelSize(canvasWidth: scene.canvas.width, height: scene.canvas.height)
+        if let known = faces.first(where: { $0.font == scene.options.font && $0.pixelSize == size }) {
+            scene.useFace(known.atlas)
+        }
+    }
+
     func giveFaces(now: Int64) {
         facesWanted = false
         for slot in slots {
