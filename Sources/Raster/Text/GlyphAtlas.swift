@@ -80,13 +80,14 @@ public struct GlyphAtlas: Sendable {
         var pen = 0, best = 0, letters = 0, index = 0
         var previousWasSpace = true
         for scalar in text.unicodeScalars {
-            // Nothing from here on fits with the ellipsis after it.
-            if pen + dots > limit + 32 { break }
+            // Nothing from here on fits with the ellipsis after it (widths round to the nearest
+            // pixel: w fits when w < limit + ½ pixel).
+            if pen + dots >= limit + 32 { break }
             let isSpace = scalar == " " || scalar == "\u{A0}"
             // A word ends before this space: cutting here keeps it whole.
             if isSpace && !previousWasSpace { best = index }
             pen += Int(glyphs[self.index(of: scalar.value)].advance64)
-            if pen + dots <= limit + 32 { letters = index + 1 }
+            if pen + dots < limit + 32 { letters = index + 1 }
             previousWasSpace = isSpace
             index += 1
         }
