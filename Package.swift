@@ -21,8 +21,10 @@ let package = Package(
         // Per-frame code: fixed point only, no Foundation.
         .target(name: "FixedPoint"),
         .target(name: "Raster", dependencies: ["FixedPoint"]),
-        // ImageCodecs: the boot screen's logo (PNG, decoded once per scene).
-        .target(name: "Loaders", dependencies: ["FixedPoint", "Raster", "ImageCodecs"]),
+        // ImageCodecs: the boot screen's logo (PNG, decoded once per scene). CFreeType: a screen's
+        // anti-aliased text, FreeType opened with dlopen when first drawn (Sources/CFreeType).
+        .target(name: "Loaders", dependencies: ["FixedPoint", "Raster", "ImageCodecs", "CFreeType"]),
+        .target(name: "CFreeType"),
         // Kernel interfaces Swift cannot express (ioctl numbers from macros, struct layouts), and the
         // C library as board code sees it (Embedded Swift has no Glibc module).
         .target(name: "CLinux", exclude: ["embedded"]),

@@ -36,8 +36,9 @@ public enum FileIO {
         if failure != 0 { throw ImageCodecError(.write, path: path, reason: systemReason(failure)) }
     }
 
-    /// The whole contents of `path`.
-    static func readFile(_ path: String) throws(ImageCodecError) -> [UInt8] {
+    /// The whole contents of `path`; a file longer than `maxBytes` is refused once that many bytes
+    /// have been read, so a wrong path (a disk image, /dev/zero) cannot fill memory.
+    static func readFile(_ path: String, maxBytes: Int = Int.max) throws(ImageCodecError) -> [UInt8] {
         let fd = loaderd_open(path, O_RDONLY | O_CLOEXEC, 0)
         guard fd >= 0 else { throw ImageCodecError(.read, path: path, reason: systemReason(errno)) }
         defer { close(fd) }
@@ -50,6 +51,9 @@ public enum FileIO {
                 throw ImageCodecError(.read, path: path, reason: systemReason(errno))
             }
             if n == 0 { break }
+            if n > maxBytes - bytes.count {
+                throw ImageCodecError(.read, path: path, reason: "the file is larger than " + (maxBytes % (1 << 20) == 0 ? "\(maxBytes >> 20) MiB" : "\(maxBytes) bytes"))
+            }
             bytes.append(contentsOf: chunk[0..<n])
         }
         return bytes

@@ -55,7 +55,14 @@ public enum PNG {
 
     /// Decodes a PNG of any colour type and bit depth to 8-bit RGB. Images with alpha are
     /// composited over `background` (opaque; black by default).
-    public static func decode(_ bytes: [UInt8], background: Color = .black) throws(ImageCodecError) -> RGBImage {
+    /// `maxPixels` refuses larger images before any pixel memory is taken.
+    public static func decode(_ bytes: [UInt8], background: Color = .black,
+                              maxPixels: Int = RGBImage.maximumPixelCount) throws(ImageCodecError) -> RGBImage {
+        // Our own check first: libpng's words for a wrong file ("Not a PNG file") come without
+        // saying what was expected, and a missing libpng would hide that the file is wrong anyway.
+        guard bytes.count >= 8, bytes[0..<8].elementsEqual(signature) else {
+            throw ImageCodecError(.decode, format: .png, reason: "not a PNG file (it does not start with the PNG signature)")
+        }
         guard isAvailable else { throw unavailable(.decode) }
         var png = png_image()
         png.version = png_uint_32(PNG_IMAGE_VERSION)
@@ -67,6 +74,10 @@ public enum PNG {
             throw ImageCodecError(.decode, format: .png, reason: "libpng: " + messageText(&png))
         }
         let width = Int(png.width), height = Int(png.height)
+        let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || pixelCount > maxPixels {
+            throw ImageCodecError(.decode, format: .png, reason: "the image is \(width)x\(height) pixels, more than the \(maxPixels) accepted")
+        }
         let count = try RGBImage.checkedByteCount(width: width, height: height, format: .png)
         png.format = png_uint_32(PNG_FORMAT_RGB)
         // With RGB (non-colour-mapped) output, libpng composites any alpha onto what is
@@ -89,11 +100,16 @@ public enum PNG {
         try FileIO.writeFile(bytes, to: path)
     }
 
-    /// Reads the PNG file at `path` (alpha composited over `background`).
-    public static func read(path: String, background: Color = .black) throws(ImageCodecError) -> RGBImage {
-        let bytes = try FileIO.readFile(path)
-        do { return try decode(bytes, background: background) } catch { throw error.at(path: path, .read) }
+    /// Reads the PNG file at `path` (alpha composited over `background`), refusing files longer
+    /// than `maxBytes` and images of more than `maxPixels`.
+    public static func read(path: String, background: Color = .black, maxBytes: Int = Int.max,
+                            maxPixels: Int = RGBImage.maximumPixelCount) throws(ImageCodecError) -> RGBImage {
+        let bytes = try FileIO.readFile(path, maxBytes: maxBytes)
+        do { return try decode(bytes, background: background, maxPixels: maxPixels) } catch { throw error.at(path: path, .read) }
     }
+
+    /// The eight bytes every PNG file starts with.
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// `png_image.message` (a NUL-terminated char[64]) as a String.
     private static func messageText(_ png: inout png_image) -> String {

@@ -43,6 +43,13 @@ public final class Daemon {
     var refusingBusy = false
     /// When a denied client was last logged: at most one line a second (any local user can connect).
     var deniedLoggedAt: Int64 = 0
+    /// The last logo failure logged: boot scripts start loaders all the time, and the same missing
+    /// file is said once (again after a reload, or once a logo loaded in between).
+    var loggedLogoError: String?
+    /// Faces loaded for screens' text, by font and size (see TextFaces.swift), and whether a
+    /// scene drew a frame that waits for one.
+    var faces: [LoadedFace] = []
+    var facesWanted = false
 
     public private(set) var framesDrawn: Int64 = 0
     public private(set) var framesDropped: Int64 = 0
@@ -255,6 +262,8 @@ public final class Daemon {
         kept.maxClients = DescriptorBudget.clientLimit(new, inUse: DescriptorBudget.openNow() - clients, logger: logger)
         configuration = kept
         logger.logLevel = new.logLevel
+        loggedLogoError = nil
+        faces.removeAll()
         logger.notice("SIGHUP: settings reloaded")
     }
 
@@ -427,6 +436,7 @@ public final class Daemon {
     var sceneOptions: SceneOptions {
         var options = SceneOptions()
         options.messageStyle = configuration.messageStyle
+        options.font = .automatic
         return options.applying(configuration.screen)
     }
 
@@ -441,10 +451,24 @@ public final class Daemon {
     func rebuildScenes(now: Int64) {
         if let session = state.session {
             for slot in slots where slot.scene == nil {
-                slot.scene = Scene(loader: session.loader, width: slot.display.canvasWidth, height: slot.display.canvasHeight, options: sceneOptions(for: slot.display))
+                slot.scene = makeScene(session.loader, for: slot)
             }
         }
         invalidateAll(now: now)
+    }
+
+    /// The scene of `loader` on `slot`'s display; a logo that did not load is logged (once, see
+    /// `loggedLogoError`) and the screen draws without it.
+    func makeScene(_ loader: AnyLoader, for slot: DisplaySlot) -> Scene {
+        var scene = Scene(loader: loader, width: slot.display.canvasWidth, height: slot.display.canvasHeight, options: sceneOptions(for: slot.display))
+        giveKnownFace(to: &scene)
+        if let error = scene.logoError {
+            if error != loggedLogoError { logger.warning(error) }
+            loggedLogoError = error
+        } else if scene.logo != nil {
+            loggedLogoError = nil
+        }
+        return scene
     }
 
     func startLoader(_ name: String, _ assignments: [Assignment], now: Int64) -> Result<String, ProtocolError> {
@@ -461,9 +485,7 @@ public final class Daemon {
             return .failure(ProtocolError(.badParameter, error.description))
         }
         state.start(name: type.name, assignments: assignments, loader: loader, now: now)
-        for slot in slots {
-            slot.scene = Scene(loader: loader, width: slot.display.canvasWidth, height: slot.display.canvasHeight, options: sceneOptions(for: slot.display))
-        }
+        for slot in slots { slot.scene = makeScene(loader, for: slot) }
         sessionChanged(now: now)
         // Routine: boot scripts start loaders all the time (info filled 13.8 MB in 5 min of load).
         logger.debug("started \(type.name)")
@@ -514,7 +536,6 @@ public final class Daemon {
             }
         }
         let frame = state.frameState(now: now)
-        var earliest: Int64? = nil
         for slot in slots {
             if let due = slot.deadline, due <= now {
                 draw(slot, frame)
@@ -526,6 +547,11 @@ public final class Daemon {
                     slot.deadline = nil
                 }
             }
+        }
+        // After the frames are out: a font, if a screen's text waits for one (the frame is redrawn).
+        if facesWanted { giveFaces(now: now) }
+        var earliest: Int64? = nil
+        for slot in slots {
             if let d = slot.deadline { earliest = Swift.min(earliest ?? d, d) }
         }
         do { try frameTimer.arm(at: earliest) } catch { logger.error("timerfd_settime: \(error)") }
@@ -541,6 +567,7 @@ public final class Daemon {
                 }
             } else {
                 slot.scene!.render(frame)
+                if slot.scene!.faceRequest != nil { facesWanted = true }
                 try slot.display.show(slot.canvas(brightness: state.brightness))
                 slot.showsBlank = false
                 framesDrawn += 1

@@ -98,9 +98,14 @@ public struct Logo: Sendable {
     public let height: Int
     let pixels: [Pixel]
 
+    /// The largest logo file read, and the most pixels decoded: a logo is at most a screen's worth,
+    /// and a wrong path must not cost a board its memory.
+    public static let maximumFileBytes = 16 << 20
+    public static let maximumPixels = 4096 * 4096
+
     /// Reads the PNG at `path` and scales it (area average, never enlarged) to fit `maxWidth × maxHeight`.
     public static func load(path: String, maxWidth: Int, maxHeight: Int) throws(ImageCodecError) -> Logo {
-        let image = try PNG.read(path: path, background: .black)
+        let image = try PNG.read(path: path, background: .black, maxBytes: maximumFileBytes, maxPixels: maximumPixels)
         return Logo(image, maxWidth: maxWidth, maxHeight: maxHeight)
     }
 

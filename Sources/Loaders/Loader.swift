@@ -10,6 +10,8 @@ public struct DrawContext: Sendable {
     /// their monochrome design, lit (white) and unlit (black) parts chosen so that every loader
     /// reads at the default threshold instead of leaving its mid-luma colours to chance.
     public var monochrome = false
+    /// The anti-aliased face a screen's text is drawn with, once loaded (nil: the bitmap fonts).
+    public var face: GlyphAtlas?
 
     public init(width: Int, height: Int) {
         canvas = Canvas(width: width, height: height)

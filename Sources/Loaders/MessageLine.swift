@@ -6,7 +6,10 @@ public enum MessageStyle: String, Sendable, CaseIterable {
     case plain, grok, chatgpt, calm
 }
 
-/// The message line: one line of bitmap text centred under the loader.
+/// The message line: one line of text centred under the loader.
+///
+/// On a screen whose scene has loaded a face (`TextFace`, FreeType), the line is anti-aliased
+/// proportional text in that face. Otherwise:
 ///
 /// Font, by the canvas: on a screen (`BootScreenLayout.isScreen`) the large 5x7+2 font at scale
 /// ⌊shorter side / 360⌋ (at least 1: 1 at 800x480, 2 at 1280x720, 3 at 1920x1080); elsewhere
@@ -39,6 +42,10 @@ public enum MessageLine {
     public static func draw(_ message: String, style: MessageStyle, color: Color, into context: inout DrawContext,
                             area: PixelRect, elapsed: Microseconds) {
         let canvas = context.canvas
+        if let face = context.face, BootScreenLayout.isScreen(width: canvas.width, height: canvas.height) {
+            drawAntialiased(message, face: face, style: style, color: color, into: &context, area: area, elapsed: elapsed)
+            return
+        }
         let preferred = font(forCanvasWidth: canvas.width, height: canvas.height)
         let font = preferred.font
         let scale = scale(for: message, font: font, preferred: preferred.scale, width: area.width)
@@ -53,6 +60,19 @@ public enum MessageLine {
             chatgpt.draw(message, font: font, scale: scale, in: area, elapsed: elapsed, into: &context, overflow: overflow)
         case .calm:
             calm.draw(message, font: font, scale: scale, in: area, elapsed: elapsed, into: &context, overflow: overflow)
+        }
+    }
+
+    /// A screen's line in the anti-aliased face: centred, cut after whole words with an ellipsis.
+    static func drawAntialiased(_ message: String, face: GlyphAtlas, style: MessageStyle, color: Color, into context: inout DrawContext,
+                                area: PixelRect, elapsed: Microseconds) {
+        switch style {
+        case .plain:
+            guard ShimmerText.layOut(message, atlas: face, in: area, mask: &context.mask) != nil else { return }
+            context.canvas.fill(context.mask, with: .solid(context.monochrome ? .white : color))
+        case .grok: grok.draw(message, atlas: face, in: area, elapsed: elapsed, into: &context)
+        case .chatgpt: chatgpt.draw(message, atlas: face, in: area, elapsed: elapsed, into: &context)
+        case .calm: calm.draw(message, atlas: face, in: area, elapsed: elapsed, into: &context)
         }
     }
 }

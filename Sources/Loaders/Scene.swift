@@ -23,6 +23,9 @@ public struct SceneOptions: Sendable {
     public var logoPath: String? = nil
     /// The loader's size on a screen, in percent of the automatic size.
     public var loaderSize: Int = 100
+    /// The font of a screen's text. `.bitmap` here (tests, goldens: no system font involved);
+    /// loaderd and loaderctl start from `.automatic`.
+    public var font: ScreenFont = .bitmap
     public init() {}
 
     /// These options with the `screen.*` settings a loader was started with applied on top.
@@ -34,6 +37,7 @@ public struct SceneOptions: Sendable {
         if let v = settings.logo { o.logoPath = v.isEmpty ? nil : v }
         if let v = settings.loaderSize { o.loaderSize = v }
         if let v = settings.messageColor { o.messageColor = v }
+        if let v = settings.font { o.font = ScreenFont(setting: v) }
         return o
     }
 }
@@ -58,8 +62,14 @@ public struct Scene: Sendable {
     public private(set) var context: DrawContext
     /// The logo, decoded and scaled once when the scene is made (nil: none, or it failed to load).
     public let logo: Logo?
-    /// Why the logo did not load, for the caller to log.
+    /// Why the logo did not load, naming the file and the reason, for the caller to log.
     public let logoError: String?
+    /// Whether the anti-aliased face was asked for, given (`useFace`), or cannot be had.
+    public private(set) var faceState = FaceState.notTried
+    /// A frame wanted text before the face was tried, and drew none (see `faceRequest`).
+    var textDeferred = false
+
+    public enum FaceState: Sendable, Equatable { case notTried, loaded, unavailable }
 
     /// The fade-out used by loaders without an exit of their own (LOADERS.md: ≤ 0.3 s).
     public static let fadeDuration: Microseconds = 250_000
@@ -78,7 +88,7 @@ public struct Scene: Sendable {
         var logo: Logo? = nil, logoError: String? = nil
         if let path = options.logoPath, BootScreenLayout.isScreen(width: width, height: height) {
             do { logo = try Logo.load(path: path, maxWidth: width * 60 / 100, maxHeight: height * 35 / 100) } catch {
-                logoError = "logo \(path): \(error.description)"
+                logoError = "screen.logo not shown: \(error.description); the screen draws without it"
             }
         }
         self.logo = logo
@@ -86,6 +96,40 @@ public struct Scene: Sendable {
     }
 
     public var canvas: Canvas { context.canvas }
+
+    /// Whether this scene's text would be drawn in a face: a screen, and a font other than the
+    /// bitmap one chosen.
+    public var drawsFaceText: Bool {
+        options.font != .bitmap && BootScreenLayout.isScreen(width: context.canvas.width, height: context.canvas.height)
+    }
+
+    /// The face to load and hand to `useFace`, once a frame has wanted text: loading it is left to
+    /// the caller and to after that frame (loaderd: after the frame is on the display; start-up
+    /// never waits for a font). Until then a screen's text is not drawn: one frame without the
+    /// message, rather than one in the bitmap font and the next in the face.
+    public var faceRequest: (font: ScreenFont, pixelSize: Int)? {
+        guard textDeferred, faceState == .notTried, drawsFaceText else { return nil }
+        return (options.font, TextFace.pixelSize(canvasWidth: context.canvas.width, height: context.canvas.height))
+    }
+
+    /// Gives the scene its face (nil: none could be had, the bitmap fonts stay).
+    public mutating func useFace(_ face: GlyphAtlas?) {
+        context.face = drawsFaceText ? face : nil
+        faceState = context.face == nil ? .unavailable : .loaded
+    }
+
+    /// Loads the face for this scene's text now, whether or not a frame asked for it (loaderctl,
+    /// tests; loaderd shares one per size, see `faceRequest`); what went wrong, if anything.
+    public mutating func loadFace() -> TextFaceError? {
+        guard drawsFaceText, faceState == .notTried else { return nil }
+        do throws(TextFaceError) {
+            useFace(try TextFace.load(options.font, pixelSize: TextFace.pixelSize(canvasWidth: context.canvas.width, height: context.canvas.height)))
+            return nil
+        } catch {
+            useFace(nil)
+            return error
+        }
+    }
 
     public func phase(_ state: FrameState) -> ScenePhase {
         guard let stop = state.stop else { return .running }
@@ -100,9 +144,10 @@ public struct Scene: Sendable {
         let w = context.canvas.width, h = context.canvas.height
         let hasMessage = message.map { !$0.isEmpty } ?? false
         let line = MessageLine.font(forCanvasWidth: w, height: h)
+        let lineHeight = context.face?.boxHeight ?? line.font.height(scale: line.scale)
         let design = state.map { loader.designSize(for: $0) } ?? loader.designSize
         return BootScreenLayout.compute(width: w, height: h, options: options, design: design, kind: loader.kind,
-                                        drawsMessage: loader.drawsMessage, messageHeight: hasMessage || loader.drawsMessage ? line.font.height(scale: line.scale) : 0,
+                                        drawsMessage: loader.drawsMessage, messageHeight: hasMessage || loader.drawsMessage ? lineHeight : 0,
                                         logoSize: logo.map { (width: $0.width, height: $0.height) })
     }
 
@@ -123,16 +168,28 @@ public struct Scene: Sendable {
         // Bars take a strip's whole height (an LED strip up to 16 rows) and a screen's bar box.
         let screen = BootScreenLayout.isScreen(width: context.canvas.width, height: context.canvas.height)
         let stretch = loader.stretches && (screen || areas.loader.height <= Scene.stripHeight)
-        let layout = stretch ? Layout.stretch(design: design, into: areas.loader) : Layout.fit(design: design, into: areas.loader)
+        var layout = stretch ? Layout.stretch(design: design, into: areas.loader) : Layout.fit(design: design, into: areas.loader)
+        // Text waits for the face (see `faceRequest`); a face's shimmer centres itself in its box.
+        let waitsForFace = drawsFaceText && faceState == .notTried
+        if context.face != nil && loader.drawsMessage {
+            let a = areas.loader
+            layout = Layout(rect: FixedRect(x: Fixed(a.x), y: Fixed(a.y), width: Fixed(a.width), height: Fixed(a.height)), scaleX: .one, scaleY: .one)
+        }
         switch phase {
         case .running, .exiting:
-            loader.draw(&context, in: layout, state: state)
+            if waitsForFace && loader.drawsMessage {
+                textDeferred = true
+            } else {
+                loader.draw(&context, in: layout, state: state)
+            }
             if phase == .exiting, loader.fadesOnExit, let stop = state.stop {
                 let duration = loader.exitDuration(stoppedAt: stop.at)
                 let remaining = Fixed.one - Fixed.ratio(state.elapsed - stop.at, Swift.max(1, duration))
                 fade(by: remaining.unitClamped)
             }
-            if let messageArea = areas.message, let message = state.message {
+            if waitsForFace && areas.message != nil && state.message.map({ !$0.isEmpty }) == true {
+                textDeferred = true
+            } else if let messageArea = areas.message, let message = state.message {
                 MessageLine.draw(message, style: options.messageStyle, color: options.messageColor,
                                  into: &context, area: messageArea, elapsed: state.elapsed)
             }

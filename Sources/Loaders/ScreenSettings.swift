@@ -15,6 +15,8 @@ public struct ScreenSettings: Sendable, Equatable {
     public var logo: String?
     public var loaderSize: Int?
     public var messageColor: Color?
+    /// The text's font on a screen: a path, "auto" or "" (see `ScreenFont`).
+    public var font: String?
 
     public init() {}
 
@@ -27,6 +29,7 @@ public struct ScreenSettings: Sendable, Equatable {
         if let v = other.logo { s.logo = v }
         if let v = other.loaderSize { s.loaderSize = v }
         if let v = other.messageColor { s.messageColor = v }
+        if let v = other.font { s.font = v }
         return s
     }
 
@@ -38,6 +41,8 @@ public struct ScreenSettings: Sendable, Equatable {
         ParameterSpec("screen.loaderSize", .integer(10...400), default: "100", "loader size on a screen, percent of the automatic size"),
         ParameterSpec("screen.mono", .bool, default: "false", "draw the lit/unlit design for on/off LEDs"),
         ParameterSpec("screen.messageColor", .color, default: "gray", "colour of a plain message"),
+        ParameterSpec("screen.font", .text(maxLength: 1024), default: "auto",
+                      "font of a screen's text, with FreeType: a file, auto (DejaVu Sans or another usual font) or empty (the bitmap font)"),
     ]
 
     public init(_ assignments: [(key: String, value: String)], loader: String) throws(ParameterError) {
@@ -48,7 +53,7 @@ public struct ScreenSettings: Sendable, Equatable {
             }
             switch try spec.parse(value, loader: loader) {
             case .color(let c): if key == "screen.background" { background = c } else { messageColor = c }
-            case .text(let t): logo = t
+            case .text(let t): if key == "screen.logo" { logo = t } else { font = t }
             case .integer(let n): if key == "screen.margin" { margin = n } else { loaderSize = n }
             case .bool(let b): monochrome = b
             default: break

@@ -1,7 +1,7 @@
 import FixedPoint
 import Raster
 
-/// `shimmer`: a line of bitmap text with a moving gradient (LOADERS.md, shimmer; seed 003 part 1).
+/// `shimmer`: a line of text with a moving gradient (LOADERS.md, shimmer; seed 003 part 1).
 /// The text is the daemon's current message when one is set, else the `text` parameter; the
 /// loader draws the message itself, so the scene adds no message line under it.
 ///
@@ -14,6 +14,8 @@ import Raster
 /// the largest scale that fits from 16 pixels on — and also at exactly 9 pixels, where the large
 /// font at scale 1 is taller than the small one at scale 1 (a long message on a wide display). The text is centred in that rectangle; if it
 /// does not fit even so (a long message on a narrow display), its start is kept in whole glyphs.
+/// On a screen with a loaded face (`TextFace`) the text is anti-aliased in that face instead,
+/// centred in the scene's shimmer box.
 public struct Shimmer: Loader {
     public static let name = "shimmer"
     public static let summary = "text with a moving gradient: the message (or `text`) in a shimmer"
@@ -113,11 +115,16 @@ public struct Shimmer: Loader {
             rect = PixelRect(x: rect.x, y: y, width: rect.width, height: minimum)
         }
         let text = displayedText(state)
+        let screen = BootScreenLayout.isScreen(width: context.canvas.width, height: context.canvas.height)
+        if let face = context.face, screen {
+            // The scene gives a face's shimmer its whole box (see Scene.render).
+            shimmer.draw(text, atlas: face, in: rect, elapsed: state.elapsed, into: &context)
+            return
+        }
         var (font, scale) = font(forHeight: rect.height)
         // A font taller than the line (font=large on an 8-pixel strip) would lose rows: the small one fits.
         if font.height(scale: 1) > rect.height { font = .small; scale = 1 }
         scale = MessageLine.scale(for: text, font: font, preferred: scale, width: rect.width)
-        let screen = BootScreenLayout.isScreen(width: context.canvas.width, height: context.canvas.height)
         shimmer.draw(text, font: font, scale: scale, in: rect, elapsed: state.elapsed, into: &context,
                      overflow: screen ? .ellipsis : .marquee(elapsed: state.elapsed))
     }

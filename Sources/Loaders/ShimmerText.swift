@@ -113,12 +113,21 @@ public struct ShimmerText: Sendable {
         return Swift.max(proportional, minimum)
     }
 
+    /// The minimum band width `Bmin` for a face of `pixelSize` pixels per em: 24/22 of it, the
+    /// article's 24 points over its 22-point font.
+    public static func minimumBand(pixelSize: Int) -> Fixed { Fixed.ratio(Int64(24 * Swift.max(1, pixelSize)), 22) }
+
     /// The gradient strip `(startX, endX)` in canvas pixels for a text whose left edge is at
     /// `textX` and which is `textWidth` wide, at `phase`.
     public func gradientSpan(textX: Int, textWidth: Int, font: BitmapFont, scale: Int, phase: Fixed) -> (startX: Fixed, endX: Fixed) {
+        gradientSpan(textX: textX, textWidth: textWidth, minimumBand: ShimmerText.bandWidth(textWidth: 0, font: font, scale: scale), phase: phase)
+    }
+
+    /// The same for a band at least `minimumBand` wide.
+    public func gradientSpan(textX: Int, textWidth: Int, minimumBand: Fixed, phase: Fixed) -> (startX: Fixed, endX: Fixed) {
         let wt = Fixed(textWidth), x0 = Fixed(textX)
         if style.isOverlay {
-            let b = ShimmerText.bandWidth(textWidth: textWidth, font: font, scale: scale)
+            let b = Swift.max(Fixed.ratio(Int64(textWidth) * 3, 5), minimumBand)
             let start = x0 - b + phase * (wt + b)
             return (start, start + b)
         } else {
@@ -170,11 +179,43 @@ public struct ShimmerText: Sendable {
     public func draw(_ text: String, font: BitmapFont, scale: Int, in rect: PixelRect,
                      elapsed: Microseconds, into context: inout DrawContext, overflow: TextOverflow = .ellipsis) {
         guard let p = ShimmerText.layOut(text, font: font, scale: scale, in: rect, mask: &context.mask, overflow: overflow) else { return }
-        let span = gradientSpan(textX: p.x, textWidth: p.width, font: font, scale: scale, phase: phase(at: elapsed))
+        paint(x: p.x, width: p.width, unit: Swift.max(1, scale),
+              minimumBand: ShimmerText.bandWidth(textWidth: 0, font: font, scale: scale), elapsed: elapsed, into: &context)
+    }
+
+    /// Draws `text` in the anti-aliased `atlas`, centred in `rect` (cut with an ellipsis where it
+    /// does not fit), with the shimmer at `elapsed`. Allocates nothing.
+    public func draw(_ text: String, atlas: GlyphAtlas, in rect: PixelRect, elapsed: Microseconds, into context: inout DrawContext) {
+        guard let p = ShimmerText.layOut(text, atlas: atlas, in: rect, mask: &context.mask) else { return }
+        paint(x: p.x, width: p.width, unit: Swift.max(1, atlas.pixelSize / 7),
+              minimumBand: ShimmerText.minimumBand(pixelSize: atlas.pixelSize), elapsed: elapsed, into: &context)
+    }
+
+    /// Clears `mask` and adds `text` in `atlas` centred in `rect` (vertically by its text box),
+    /// cut after its last whole word with an ellipsis where it is too wide. Glyphs may reach past
+    /// the box (accents on capitals) and are clipped only by the canvas. Returns where the drawn
+    /// text is, or nil when nothing is.
+    @discardableResult
+    public static func layOut(_ text: String, atlas: GlyphAtlas, in rect: PixelRect, mask: inout Mask) -> (x: Int, y: Int, width: Int)? {
+        mask.clear()
+        guard !rect.isEmpty else { return nil }
+        let (count, ellipsis) = atlas.fit(text, width: rect.width)
+        let width = atlas.width(of: text, count: count, ellipsis: ellipsis)
+        guard width > 0, width <= rect.width else { return nil }
+        let x = rect.x + (rect.width - width) / 2, y = rect.y + (rect.height - atlas.boxHeight) / 2
+        mask.add(text: text, atlas: atlas, x: x, y: y, count: count, ellipsis: ellipsis)
+        return (x, y, width)
+    }
+
+    /// Fills the text in `context.mask` (left edge `x`, `width` wide) with the shimmer at `elapsed`;
+    /// `unit` is the stroke's pixel size (the monochrome band's minimum is two of them).
+    func paint(x: Int, width: Int, unit: Int, minimumBand: Fixed, elapsed: Microseconds, into context: inout DrawContext) {
+        let span = gradientSpan(textX: x, textWidth: width, minimumBand: minimumBand, phase: phase(at: elapsed))
+        let p = (x: x, width: width)
         if context.monochrome {
             // On/off LEDs cannot show a gradient: lit glyphs with an unlit band passing through.
             var g = monochromeBand
-            let b = Swift.max(Fixed(2 * Swift.max(1, scale)), Fixed(p.width) / 10)
+            let b = Swift.max(Fixed(2 * unit), Fixed(p.width) / 10)
             let centre = Fixed(p.x) - b + phase(at: elapsed) * (Fixed(p.width) + b * 2)
             g.startX = centre - b / 2; g.endX = centre + b / 2
             context.canvas.fill(context.mask, with: .solid(.white))

@@ -17,7 +17,7 @@ enum PreviewVerb {
                 Needs a terminal with 24-bit colour; each character cell shows two pixels (upper half \
                 block). The cursor and colours are restored on exit, including Ctrl-C.
                 """,
-            usage: "loaderctl preview <name> [--size <WxH>] [--progress <PERCENT>] [--message <message>] [--set <key=value> ...] [--background <COLOR>] [--margin <margin>] [--message-style <STYLE>] [--stop-at <SECONDS>] [--outcome <OUTCOME>] [--fps <fps>] [--duration <SECONDS>]")
+            usage: "loaderctl preview <name> [--size <WxH>] [--progress <PERCENT>] [--message <message>] [--set <key=value> ...] [--background <COLOR>] [--margin <margin>] [--mono] [--message-style <STYLE>] [--stop-at <SECONDS>] [--outcome <OUTCOME>] [--fps <fps>] [--duration <SECONDS>]")
         page.arguments = [SceneOptionsGroup.nameArgument]
         page.options = SceneOptionsGroup.options + [fpsOption, durationOption]
         return Verb(name: "preview", page: page) { [page] (parsed) throws(CommandError) in

@@ -7,14 +7,15 @@ import Raster
 struct SceneOptionsGroup {
     static let sizeOption = OptionSpec(name: "size", kind: .value, valueName: "WxH", help: "Canvas size in pixels, WIDTHxHEIGHT (1 to 4096 each). (default: 64x16)")
     static let progressOption = OptionSpec(name: "progress", kind: .value, valueName: "PERCENT", help: "Determinate progress, 0 to 100 (omit for an indeterminate loader).")
-    static let marginOption = OptionSpec(name: "margin", kind: .value, help: "Empty pixels kept around the loader. (default: 0)")
+    static let marginOption = OptionSpec(name: "margin", kind: .value, help: "Empty pixels kept around everything. (default: automatic, as loaderd: 5 % of the shorter side from 320x200 on, none on smaller canvases)")
+    static let monoOption = OptionSpec(name: "mono", kind: .flag, help: "Draw the lit/unlit designs that on/off LEDs (max7219) show, as loaderd does on them.")
     static let stopAtOption = OptionSpec(name: "stop-at", kind: .value, valueName: "SECONDS", help: "Stop the loader at this time (seconds), to see its exit.")
     static let options: [OptionSpec] = [
         sizeOption, progressOption,
         OptionSpec(name: "message", kind: .value, help: "A message line under the loader (the text itself for `shimmer`)."),
         OptionSpec(name: "set", kind: .value, valueName: "key=value", help: "A loader parameter, repeatable (see `loaderctl list`)."),
         OptionSpec(name: "background", kind: .value, valueName: "COLOR", help: "Background colour: #RRGGBB or a name. (default: black)"),
-        marginOption,
+        marginOption, monoOption,
         OptionSpec(name: "message-style", kind: .value, valueName: "STYLE", help: "Style of the message line: plain, grok, chatgpt or calm. (default: plain)"),
         stopAtOption,
         OptionSpec(name: "outcome", kind: .value, valueName: "OUTCOME", help: "Outcome shown after the exit when --stop-at is given: success or failure."),
@@ -28,7 +29,9 @@ struct SceneOptionsGroup {
     var message: String?
     var assignments: [String] = []
     var background = Color.black
-    var margin = 0
+    /// nil: the automatic margin the daemon uses.
+    var margin: Int?
+    var monochrome = false
     var messageStyle = MessageStyle.plain
     var stopAt: Double?
     var outcome: Outcome?
@@ -41,12 +44,13 @@ struct SceneOptionsGroup {
         progress = try parsed.number(Self.progressOption) { Double($0) }
         message = parsed.last("message")
         assignments = parsed.all("set")
-        margin = try parsed.number(Self.marginOption) { Int($0) } ?? 0
+        margin = try parsed.number(Self.marginOption) { Int($0) }
+        monochrome = parsed.has("mono")
         stopAt = try parsed.number(Self.stopAtOption) { Double($0) }
         if let progress, !(progress.isFinite && (0...100).contains(progress)) {
             throw .usage("--progress must be a number from 0 to 100, got \(progress)")
         }
-        if margin < 0 || margin > 1000 { throw .usage("--margin must be from 0 to 1000, got \(margin)") }
+        if let margin, margin < 0 || margin > 1000 { throw .usage("--margin must be from 0 to 1000, got \(margin)") }
         let style = parsed.last("message-style") ?? "plain"
         guard let messageStyle = MessageStyle(rawValue: style) else {
             throw .usage("--message-style must be one of " + MessageStyle.allCases.map { $0.rawValue }.joined(separator: ", ") + ", got '\(style)'")
@@ -75,11 +79,23 @@ struct SceneOptionsGroup {
         return (width: w, height: h)
     }
 
+    /// The scene to draw; a logo (`--set screen.logo=…`) that cannot be shown is said on standard
+    /// error, as loaderd logs it, and the frame is drawn without it.
     func makeScene() -> Scene {
         var options = SceneOptions()
         options.margin = margin
+        options.monochrome = monochrome
         options.messageStyle = messageStyle
-        return Scene(loader: loader, width: width, height: height, options: options)
+        options.font = .automatic
+        var scene = Scene(loader: loader, width: width, height: height, options: options)
+        if let error = scene.logoError { printError("warning: " + error) }
+        // A screen's text is drawn in a face, loaded before any frame (loaderd loads it after its
+        // first frame instead).
+        if scene.drawsFaceText && (message.map { !$0.isEmpty } == true || scene.loader.drawsMessage),
+           let error = scene.loadFace() {
+            printError("note: text in the bitmap font: \(error)")
+        }
+        return scene
     }
 
     /// The frame state at `elapsed`: the offline renderer makes up what the daemon would hold.

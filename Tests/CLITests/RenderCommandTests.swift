@@ -57,6 +57,45 @@ struct RenderCommandTests {
         #expect(r.stderr.contains(expected), "stderr was: \(r.stderr)")
     }
 
+    /// Without --margin a screen-sized render gets the daemon's automatic margin (5 % of the
+    /// shorter side), not 0; an LED-sized one none.
+    @Test func marginIsAutomaticUnlessGiven() throws {
+        let dir = try Binary.temporaryDirectory()
+        func render(_ size: String, _ extra: [String]) throws -> RGBImage {
+            let path = dir.appendingPathComponent("m\(size)\(extra.count).ppm").path
+            let r = try Binary.run("loaderctl", ["render", "linkedin", "--size", size, "--at", "0.6", "--output", path] + extra)
+            #expect(r.status == 0, "stderr: \(r.stderr)")
+            return try PPM.read(path: path)
+        }
+        #expect(try render("800x480", []) == render("800x480", ["--margin", "24"]))
+        #expect(try render("800x480", []) != render("800x480", ["--margin", "0"]))
+        #expect(try render("64x8", []) == render("64x8", ["--margin", "0"]))
+    }
+
+    /// --mono draws what a MAX7219 shows: only fully lit or unlit pixels where the colour render
+    /// has the loader's blue.
+    @Test func monoDrawsTheLitUnlitDesign() throws {
+        let dir = try Binary.temporaryDirectory()
+        let colour = dir.appendingPathComponent("c.ppm").path, mono = dir.appendingPathComponent("m.ppm").path
+        #expect(try Binary.run("loaderctl", ["render", "linkedin", "--size", "64x8", "--at", "0.6", "--output", colour]).status == 0)
+        #expect(try Binary.run("loaderctl", ["render", "linkedin", "--size", "64x8", "--at", "0.6", "--mono", "--output", mono]).status == 0)
+        let c = try PPM.read(path: colour), m = try PPM.read(path: mono)
+        #expect(c != m)
+        var expected = Scene(loader: try Catalog.make("linkedin"), width: 64, height: 8, options: { var o = SceneOptions(); o.monochrome = true; return o }())
+        expected.render(FrameState(elapsed: 600_000))
+        #expect(m == RGBImage(canvas: expected.canvas, background: .black))
+        #expect(m.bytes.contains(255), "something is lit")
+    }
+
+    @Test func aLogoThatCannotBeReadIsAWarningAndTheFrameIsDrawn() throws {
+        let dir = try Binary.temporaryDirectory()
+        let path = dir.appendingPathComponent("boot.ppm").path
+        let r = try Binary.run("loaderctl", ["render", "bar", "--size", "800x480", "--set", "screen.logo=/nonexistent/logo.png", "--output", path])
+        #expect(r.status == 0)
+        #expect(r.stderr == "warning: screen.logo not shown: cannot read /nonexistent/logo.png: No such file or directory; the screen draws without it\n")
+        #expect(try PPM.read(path: path).width == 800)
+    }
+
     @Test func unwritableOutputIsAnErrorNamingThePath() throws {
         let r = try Binary.run("loaderctl", ["render", "bar", "--output", "/nonexistent-dir/x.png"])
         #expect(r.status == 1)

@@ -14,6 +14,19 @@ import Testing
         #expect(options.logoPath == "/etc/loaderd/logo.png" && options.margin == 12 && options.monochrome)
     }
 
+    @Test func screenFontChoosesTheFace() throws {
+        func font(_ line: String) throws -> ScreenFont {
+            SceneOptions().applying(DaemonConfiguration(try Config.parse("[screen]\n" + line + "\n"), path: "x").screen).font
+        }
+        #expect(try font("font = \"/usr/share/fonts/x.ttf\"") == .file("/usr/share/fonts/x.ttf"))
+        #expect(try font("font = \"auto\"") == .automatic)
+        #expect(try font("font = \"\"") == .bitmap)
+        // Unset, the table leaves the options' own choice (loaderd starts from .automatic).
+        var automatic = SceneOptions()
+        automatic.font = .automatic
+        #expect(automatic.applying(DaemonConfiguration(try Config.parse("[screen]\nmargin = 3\n"), path: "x").screen).font == .automatic)
+    }
+
     @Test func badScreenValuesNameTheKeyAndWhatIsAccepted() {
         #expect(throws: ConfigError.self) { try Config.parse("[screen]\nmargin = -3\n") }
         #expect(throws: ConfigError.self) { try Config.parse("[screen]\nbackground = \"nope\"\n") }

@@ -139,9 +139,45 @@ func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
     #expect(try ImageFile.read(path: dir.file("a.png")) == image)
 }
 
-@Test func pngDecodeErrorCarriesLibpngMessage() {
+@Test func pngDecodeRefusesWhatIsNotPNG() {
     do {
         _ = try PNG.decode([1, 2, 3, 4, 5, 6, 7, 8, 9])
+        Issue.record("expected an error")
+    } catch {
+        #expect(error.description == "cannot decode PNG data: not a PNG file (it does not start with the PNG signature)")
+    }
+}
+
+@Test func pngDecodeRefusesMorePixelsThanAllowed() throws {
+    let image = RGBImage(width: 40, height: 30, fill: .white)
+    let encoded = try PNG.encode(image)
+    #expect(try PNG.decode(encoded, maxPixels: 1200) == image)
+    do {
+        _ = try PNG.decode(encoded, maxPixels: 1199)
+        Issue.record("expected an error")
+    } catch {
+        #expect(error.description == "cannot decode PNG data: the image is 40x30 pixels, more than the 1199 accepted")
+    }
+}
+
+@Test func pngReadRefusesALongerFileThanAllowed() throws {
+    let dir = TempDir()
+    defer { dir.remove("a.png") }
+    let encoded = try PNG.encode(RGBImage(width: 4, height: 4, fill: .white))
+    try PNG.write(RGBImage(width: 4, height: 4, fill: .white), to: dir.file("a.png"))
+    #expect(try PNG.read(path: dir.file("a.png"), maxBytes: encoded.count).width == 4)
+    do {
+        _ = try PNG.read(path: dir.file("a.png"), maxBytes: encoded.count - 1)
+        Issue.record("expected an error")
+    } catch {
+        #expect(error.description == "cannot read \(dir.file("a.png")): the file is larger than \(encoded.count - 1) bytes")
+    }
+}
+
+@Test func pngDecodeErrorCarriesLibpngMessage() {
+    do {
+        // The signature, then a broken IHDR chunk: libpng's own words.
+        _ = try PNG.decode([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 1, 2, 3, 4, 5, 6, 7, 8, 9])
         Issue.record("expected an error")
     } catch {
         #expect(error.operation == .decode)

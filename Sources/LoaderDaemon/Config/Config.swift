@@ -142,7 +142,7 @@ extension Config {
         "loader": ["name", "parameters", "message", "message_style", "progress"],
         "display": ["type"],
         "boot": ["psplash_fifo", "psplash_fifo_dir", "plymouth", "timeline", "status_messages", "shutdown_loader", "reboot_loader"],
-        "screen": ["background", "logo", "margin", "loader_size", "message_color", "mono"],
+        "screen": ["background", "logo", "margin", "loader_size", "message_color", "mono", "font"],
     ]
 
     private static func readFile(_ path: String) throws(ConfigError) -> [UInt8] {

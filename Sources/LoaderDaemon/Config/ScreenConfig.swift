@@ -2,11 +2,12 @@ import Loaders
 
 extension ConfigDecoder {
     /// `[screen]`: the boot screen around the loader, for every loader started: `background`,
-    /// `logo`, `margin`, `loader_size`, `message_color`, `mono`. Each is the config form of a
+    /// `logo`, `margin`, `loader_size`, `message_color`, `mono`, `font`. Each is the config form of a
     /// `screen.*` loader setting (ScreenSettings), and is checked the same way.
     func decodeScreen(_ table: TOMLTable) throws(ConfigError) -> ScreenSettings {
         let names = ["background": "screen.background", "logo": "screen.logo", "margin": "screen.margin",
-                     "loader_size": "screen.loaderSize", "message_color": "screen.messageColor", "mono": "screen.mono"]
+                     "loader_size": "screen.loaderSize", "message_color": "screen.messageColor", "mono": "screen.mono",
+                     "font": "screen.font"]
         var pairs: [(key: String, value: String)] = []
         for entry in table.entries {
             guard let name = names[entry.key] else { throw unknownKey(entry, table: "screen") }

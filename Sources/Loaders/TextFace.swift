@@ -1,0 +1,126 @@
+import CFreeType
+import Raster
+
+/// Which font a boot screen's text uses (`screen.font`).
+public enum ScreenFont: Sendable, Equatable {
+    /// The bitmap fonts only (what LED matrices and small canvases always use).
+    case bitmap
+    /// The first of `TextFace.defaultFonts` that FreeType opens.
+    case automatic
+    /// This font file (TrueType, OpenType, anything FreeType reads).
+    case file(String)
+
+    /// The setting's form: "" → bitmap, "auto" → automatic, else a path.
+    public init(setting: String) {
+        switch setting {
+        case "": self = .bitmap
+        case "auto": self = .automatic
+        default: self = .file(setting)
+        }
+    }
+}
+
+/// Why no face was loaded: the library, or the font, named with the reason.
+public struct TextFaceError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+}
+
+/// Anti-aliased proportional text for framebuffer screens: a font opened with FreeType (itself
+/// opened with dlopen, see Sources/CFreeType) and its glyphs rasterised once into a `GlyphAtlas`.
+///
+/// When: only on screens (`BootScreenLayout.isScreen`, 320x200 and up), where the text is
+/// `pixelSize` ≥ 14 pixels per em: from there, grey-level edges read as type rather than blur.
+/// LED matrices and small panels keep the bitmap fonts, whose every pixel is lit or not. Without
+/// libfreetype.so.6 or a font, screens keep the bitmap fonts too.
+///
+/// Cost: loading opens the library and the font and rasterises the repertoire (printable ASCII,
+/// Latin-1 and the punctuation a message uses: about 200 glyphs), once per face; the daemon does it
+/// after a scene's first frame and keeps the atlas, so start-up never pays for it.
+public enum TextFace {
+    /// The shared library opened.
+    public static let library = "libfreetype.so.6"
+
+    /// Fonts tried in order for `ScreenFont.automatic`: DejaVu Sans (Debian's fonts-dejavu-core, the
+    /// font Plymouth's label plugin falls back to), where other distributions put it, then fonts
+    /// common on systems without it.
+    public static let defaultFonts = [
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/TTF/DejaVuSans.ttf",
+        "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf",
+        "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
+        "/usr/share/fonts/noto/NotoSans-Regular.ttf",
+        "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+        "/usr/share/fonts/liberation-sans/LiberationSans-Regular.ttf",
+        "/usr/share/fonts/opentype/cantarell/Cantarell-Regular.otf",
+    ]
+
+    /// The scalars rasterised besides printable ASCII and Latin-1: dashes, quotes, bullet,
+    /// ellipsis, euro, arrow, and U+FFFD (the fallback for everything else, when the font has it).
+    static let punctuation: [UInt32] = [0x2013, 0x2014, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2026, 0x20AC, 0x2192, 0xFFFD]
+
+    /// Pixels per em of a screen's text: 2.6 % of the shorter side, at least 14 (14 at 800x480, 18
+    /// at 1280x720, 28 at 1920x1080: a modern UI's body text on each).
+    public static func pixelSize(canvasWidth width: Int, height: Int) -> Int {
+        Swift.max(14, Swift.min(width, height) * 26 / 1000)
+    }
+
+    /// Opens `choice` at `pixelSize` with `library` and rasterises the repertoire.
+    public static func load(_ choice: ScreenFont, pixelSize: Int, library: String = TextFace.library) throws(TextFaceError) -> GlyphAtlas {
+        switch choice {
+        case .bitmap:
+            throw TextFaceError(description: "screen.font is empty: the bitmap font is used")
+        case .file(let path):
+            return try load(path: path, pixelSize: pixelSize, library: library)
+        case .automatic:
+            var tried = 0
+            for path in defaultFonts {
+                do throws(TextFaceError) {
+                    return try load(path: path, pixelSize: pixelSize, library: library)
+                } catch {
+                    // Without the library, no other font will do better.
+                    if error.description.hasPrefix(library) { throw error }
+                    tried += 1
+                }
+            }
+            throw TextFaceError(description: "none of the \(tried) usual fonts could be opened (install fonts-dejavu-core, or set screen.font)")
+        }
+    }
+
+    static func load(path: String, pixelSize: Int, library: String) throws(TextFaceError) -> GlyphAtlas {
+        var status: Int32 = 0, ftError: Int32 = 0
+        guard let face = loaderd_ft_open(library, path, Int32(pixelSize), &status, &ftError) else {
+            switch Int(status) {
+            case Int(LOADERD_FT_NO_LIBRARY):
+                throw TextFaceError(description: "\(library) could not be loaded (install libfreetype6)")
+            case Int(LOADERD_FT_NO_FONT):
+                // FreeType's error 1 is "cannot open resource": the file is missing or unreadable.
+                let reason = ftError == 1 ? "cannot be opened" : "is not a font FreeType reads (FreeType error \(ftError))"
+                throw TextFaceError(description: "font \(path) \(reason)")
+            case Int(LOADERD_FT_NO_SIZE):
+                throw TextFaceError(description: "font \(path) has no \(pixelSize)-pixel size (FreeType error \(ftError))")
+            default:
+                throw TextFaceError(description: "FreeType could not start (error \(ftError), status \(status))")
+            }
+        }
+        defer { loaderd_ft_close(face) }
+        var ascender: Int32 = 0, descender: Int32 = 0, lineHeight: Int32 = 0
+        loaderd_ft_metrics(face, &ascender, &descender, &lineHeight)
+        var builder = GlyphAtlas.Builder(pixelSize: pixelSize, ascender: Int(ascender), descender: Int(descender))
+        func add(_ scalar: UInt32) {
+            let index = loaderd_ft_glyph_index(face, scalar)
+            guard index != 0 || scalar == 0xFFFD else { return }
+            var g = loaderd_ft_glyph()
+            guard loaderd_ft_render(face, index, &g) == 0 else { return }
+            builder.add(scalar, left: Int(g.left), top: Int(g.top), width: Int(g.width), rows: Int(g.rows),
+                        advance64: Int(g.advance64), buffer: g.buffer, pitch: Int(g.pitch))
+        }
+        for s in UInt32(0x20)...0x7E { add(s) }
+        for s in UInt32(0xA0)...0xFF { add(s) }
+        for s in punctuation { add(s) }
+        guard builder.contains(0x20) && builder.contains(0x41) else {
+            throw TextFaceError(description: "font \(path) has no Latin letters")
+        }
+        return builder.build(fallback: builder.contains(0xFFFD) ? 0xFFFD : 0x3F)
+    }
+}
