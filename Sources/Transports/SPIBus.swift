@@ -10,6 +10,13 @@ public protocol SPIBus: AnyObject {
     var maximumMessageLength: Int { get }
     /// Sends one message. `message.count` must not exceed `maximumMessageLength`.
     func send(_ message: UnsafeRawBufferPointer) throws(TransportError)
+    // The two below are requirements (with the default implementations in the extension) rather
+    // than extension methods only: the displays call them on `any SPIBus`, and Embedded Swift
+    // cannot compile an extension method for an unknown Self. It emitted a trap in its place (the
+    // shipped loaderd died with SIGILL on the first MAX7219 frame); a requirement's witness is
+    // specialised for each conforming class instead.
+    func sendSplitting(_ bytes: UnsafeRawBufferPointer) throws(TransportError)
+    func send(_ array: [UInt8]) throws(TransportError)
 }
 
 extension SPIBus {
