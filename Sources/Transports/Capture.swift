@@ -14,7 +14,7 @@ public final class SPICapture: SPIBus {
     public let name: String
     public var maximumMessageLength: Int
     public var recording: CaptureRecording
-    /// The recorded messages, oldest first (see `recording`).
+    /// The recorded messages (see `recording`; with `.last(n)` a ring: `recentMessages` is in order).
     public private(set) var messages: [[UInt8]] = []
     /// Messages and bytes sent since creation or the last `removeAll()`, recorded or not.
     public private(set) var messageCount = 0
@@ -36,19 +36,30 @@ public final class SPICapture: SPIBus {
         case .countOnly: return
         case .everything: messages.append(Array(message))
         case .last(let n):
-            messages.append(Array(message))
-            if messages.count > 2 * Swift.max(1, n) { messages.removeFirst(messages.count - n) }
+            let keep = Swift.max(1, n)
+            if messages.count < keep {
+                messages.append(Array(message))
+            } else {
+                // A ring: the oldest message's storage takes the new one in place, so once every
+                // slot has held a frame a long-running dry-run daemon allocates nothing per frame.
+                messages[oldest].removeAll(keepingCapacity: true)
+                messages[oldest].append(contentsOf: message)
+                oldest = (oldest + 1) % keep
+            }
         }
     }
 
-    /// The recorded messages trimmed to what `recording` promises.
+    /// Where the ring of `.last(n)` starts: the oldest recorded message.
+    private var oldest = 0
+
+    /// The recorded messages, oldest first, trimmed to what `recording` promises.
     public var recentMessages: ArraySlice<[UInt8]> {
-        if case .last(let n) = recording { return messages.suffix(n) }
-        return messages[...]
+        if oldest == 0 { return messages[...] }
+        return (Array(messages[oldest...]) + messages[..<oldest])[...]
     }
 
     /// Forgets everything recorded and resets the counts.
-    public func removeAll() { messages.removeAll(); messageCount = 0; byteCount = 0 }
+    public func removeAll() { messages.removeAll(); oldest = 0; messageCount = 0; byteCount = 0 }
 }
 
 /// Output GPIO lines that record each state written (bit i = line i) instead of driving pins.

@@ -147,4 +147,19 @@ import Glibc
             "\(error)".contains("clock and data are both line 10")
         }
     }
+
+    /// `dry-run=true` keeps the last 64 messages in a ring whose slots are reused in place.
+    @Test func captureOfTheLastMessagesKeepsThemInOrder() throws {
+        let capture = SPICapture(recording: .last(3))
+        for b in UInt8(1)...5 { try [b, b].withUnsafeBytes { try capture.send($0) } }
+        #expect(capture.messages.count == 3)
+        #expect(Array(capture.recentMessages) == [[3, 3], [4, 4], [5, 5]])
+        #expect(capture.messageCount == 5 && capture.byteCount == 10)
+        try [UInt8(9)].withUnsafeBytes { try capture.send($0) }  // a shorter message in a reused slot
+        #expect(Array(capture.recentMessages) == [[4, 4], [5, 5], [9]])
+        capture.removeAll()
+        #expect(capture.recentMessages.isEmpty && capture.messageCount == 0)
+        try [UInt8(7)].withUnsafeBytes { try capture.send($0) }
+        #expect(Array(capture.recentMessages) == [[7]])
+    }
 }
