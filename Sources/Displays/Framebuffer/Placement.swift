@@ -54,7 +54,7 @@ public struct Placement: Sendable, Equatable {
     }
 
     /// Resolves the spec's choices against a screen. `size` nil: the screen divided by `scale`;
-    /// `scale` nil: the largest that fits (or 4 when the size is not given either).
+    /// `scale` nil: the largest that fits (or `automaticScale` when the size is not given either).
     /// Returns nil with a reason when the image does not fit.
     static func resolve(screenWidth: Int, screenHeight: Int, size: (width: Int, height: Int)?, scale: Int?,
                         rotation: Rotation, anchor: Anchor, offsetX: Int, offsetY: Int) -> Result<Placement, PlacementError> {
@@ -70,7 +70,7 @@ public struct Placement: Sendable, Equatable {
             s = min(sw / size.width, sh / size.height)
             if s < 1 { return .failure(.doesNotFit("the canvas \(size.width)x\(size.height) is larger than the screen (\(screenWidth)x\(screenHeight)\(rotation == .none ? "" : " rotated \(rotation.rawValue)°"))")) }
         case let (nil, scale):
-            s = scale ?? defaultScale
+            s = scale ?? automaticScale(screenWidth: sw, screenHeight: sh)
             canvasWidth = min(Canvas.maximumSide, sw / s); canvasHeight = min(Canvas.maximumSide, sh / s)
             if canvasWidth < 1 || canvasHeight < 1 { return .failure(.doesNotFit("scale \(s) leaves no canvas on a \(screenWidth)x\(screenHeight) screen")) }
         }
@@ -86,7 +86,14 @@ public struct Placement: Sendable, Equatable {
         return .success(Placement(canvasWidth: canvasWidth, canvasHeight: canvasHeight, scale: s, rotation: rotation, x: x, y: y))
     }
 
-    static let defaultScale = 4
+    /// The scale of a whole-screen canvas when neither `size` nor `scale` is given: the smallest
+    /// that keeps the canvas's shorter side at 600 pixels or less (800x480: 1, 1280x720 and
+    /// 1920x1080: 2, 3840x2160: 4). Fine enough that a boot screen's anti-aliased bar and text
+    /// look like a screen's and not like blown-up pixels (a fixed 4 made 1280x800 a 320x200
+    /// canvas), and small enough that a frame stays cheap on a Pi Zero driving a 1080p monitor.
+    static func automaticScale(screenWidth: Int, screenHeight: Int) -> Int {
+        Swift.max(1, (Swift.min(screenWidth, screenHeight) + 599) / 600)
+    }
 
     /// The canvas pixel shown at placed (rotated, unscaled) position (u, v) is at
     /// `origin + u × du + v × dv` in the row-major canvas.
