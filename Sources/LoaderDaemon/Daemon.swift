@@ -485,7 +485,12 @@ public final class Daemon {
 
     func sessionChanged(now: Int64) {
         if state.session == nil {
-            for slot in slots { slot.scene = nil }
+            // The cleared frame is drawn in this loop turn, not at the next frame time: `status`
+            // says idle only once it is on every working display.
+            for slot in slots {
+                slot.scene = nil
+                if slot.lastError == nil { slot.deadline = Swift.min(slot.deadline ?? now, now) }
+            }
         }
         invalidateAll(now: now)
         updateStatus()
@@ -516,13 +521,19 @@ public final class Daemon {
         var earliest: Int64? = nil
         for slot in slots {
             if let due = slot.deadline, due <= now {
+                let recovering = slot.lastError != nil
                 draw(slot, frame)
-                // A failed frame (a full disk, a shrunk stand-in file) is tried again at the next
-                // frame time, even when the picture is still: nothing is left stale for good.
-                if slot.lastError != nil || (state.session != nil && !isStill(slot, frame)) {
-                    framesDropped += slot.advance(now: now)
+                if slot.lastError != nil {
+                    // A failed frame (a full disk, a vanished device) is tried again with back-off,
+                    // even when the picture is still: nothing is left stale for good.
+                    slot.scheduleRetry(now: now)
                 } else {
-                    slot.deadline = nil
+                    if recovering { slot.restartSchedule(now: now) }
+                    if state.session != nil && !isStill(slot, frame) {
+                        framesDropped += slot.advance(now: now)
+                    } else {
+                        slot.deadline = nil
+                    }
                 }
             }
             if let d = slot.deadline { earliest = Swift.min(earliest ?? d, d) }
@@ -544,10 +555,20 @@ public final class Daemon {
                 slot.showsBlank = false
                 framesDrawn += 1
             }
+            if slot.lastError != nil {
+                logger.notice("\(slot.display.name): drawing again after \(slot.failures) failed \(slot.failures == 1 ? "try" : "tries")")
+            }
             slot.lastError = nil
+            slot.failures = 0
         } catch {
-            if slot.lastError != error { logger.error("\(error)") }
+            // Once per episode at error; a changed reason meanwhile only at debug.
+            if slot.lastError == nil {
+                logger.error("\(error); trying again after 0.1 s, then less and less often (at least every 3.2 s)")
+            } else if slot.lastError != error {
+                logger.debug("\(error)")
+            }
             slot.lastError = error
+            slot.failures += 1
         }
     }
 
@@ -559,69 +580,5 @@ public final class Daemon {
         if frame.message != nil && scene.options.messageStyle != .plain { return false }
         if let p = frame.progress, p.from != p.to, frame.elapsed < p.changedAt + ProgressState.smoothing { return false }
         return true
-    }
-
-    // MARK: Status
-
-    func statusJSON(now: Int64) -> String {
-        var json = "{\"loader\":"
-        if let session = state.session { json += JSON.string(session.name) } else { json += "null" }
-        let phase: String
-        if let session = state.session, let scene = slots.first?.scene {
-            switch scene.phase(state.frameState(now: now)) {
-            case .running: phase = session.stop == nil ? "running" : "exiting"
-            case .exiting: phase = "exiting"
-            case .showingOutcome: phase = "outcome"
-            case .finished: phase = "exiting"
-            }
-        } else {
-            phase = "idle"
-        }
-        json += ",\"state\":\"\(phase)\""
-        let elapsed = state.session == nil ? 0 : state.elapsed(now: now)
-        json += ",\"elapsed\":" + JSON.seconds(elapsed)
-        json += ",\"progress\":" + (state.progressTarget?.jsonDescription ?? "null")
-        json += ",\"message\":" + (state.message.map(JSON.string) ?? "null")
-        json += ",\"displays\":["
-        for (i, slot) in slots.enumerated() {
-            if i > 0 { json += "," }
-            let d = slot.display
-            json += "{\"name\":\(JSON.string(d.name)),\"width\":\(d.canvasWidth),\"height\":\(d.canvasHeight),\"fps\":\(d.framesPerSecond)}"
-        }
-        json += "]"
-        json += ",\"fps\":\(slots.map { $0.display.framesPerSecond }.max() ?? 0)"
-        json += ",\"frames_drawn\":\(framesDrawn),\"frames_dropped\":\(framesDropped)"
-        json += ",\"brightness\":\(state.brightness),\"clients\":\(connections.count)}"
-        return json
-    }
-}
-
-enum JSON {
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
-
-    /// Microseconds as seconds with three decimals: `12.345`.
-    static func seconds(_ us: Int64) -> String {
-        let ms = us / 1000
-        let frac = ms % 1000
-        return "\(ms / 1000)." + (frac < 10 ? "00" : frac < 100 ? "0" : "") + "\(frac)"
     }
 }

@@ -19,8 +19,11 @@ final class DisplaySlot {
     var showsBlank = false
     /// Where a dimmed frame is made (brightness < 100), allocated once.
     var dimmed: Canvas
-    /// The last error, logged once until the display works again.
+    /// The last error while the display fails (nil: it works). Logged once when the failing
+    /// starts and once when it ends, not per try.
     var lastError: DisplayError?
+    /// Tries that failed in a row: the back-off before the next one doubles with each.
+    var failures = 0
 
     init(display: any Display, spec: DisplaySpec) {
         self.display = display
@@ -48,6 +51,28 @@ final class DisplaySlot {
         deadline = base + nextIndex * 1_000_000_000 / fps
         return skipped
     }
+
+    /// The first retry comes 0.1 s after a failure, each later one twice as long after the
+    /// previous try, up to 3.2 s: a display that is gone costs a few syscalls a second, not one
+    /// try per frame, and comes back within 3.2 s of being usable again.
+    static let firstRetry: Int64 = 100_000_000
+    static let longestRetry: Int64 = 3_200_000_000
+
+    /// After a failed try at `now`: the next try's time, derived from the number of failures.
+    func scheduleRetry(now: Int64) {
+        let doublings = Swift.min(failures - 1, 5)
+        deadline = now + Swift.min(Self.firstRetry << Int64(Swift.max(doublings, 0)), Self.longestRetry)
+    }
+
+    /// After a successful try that ended a failure: the frame schedule starts again from `now`
+    /// (the frames missed meanwhile are not counted as dropped).
+    func restartSchedule(now: Int64) {
+        base = now
+        nextIndex = 0
+    }
+
+    /// "ok" or "failing", for `status`.
+    var stateName: String { lastError == nil ? "ok" : "failing" }
 
     /// The scene's canvas scaled to `brightness` percent (premultiplied: a fade to the background).
     func canvas(brightness: Int) -> Canvas {
