@@ -1,4 +1,7 @@
 import Displays
+import FixedPoint
+import Loaders
+import Raster
 
 extension Daemon {
     /// The `status` reply: what is shown, each display and its state, the frame counts.
