@@ -31,6 +31,11 @@ public final class Daemon {
     var retainSplash = false
     /// While finishing (Finishing.swift): when the loop ends (CLOCK_MONOTONIC ns).
     var finishingUntil: Int64?
+    /// Reports display devices that appear or vanish (DisplayWatch.swift); made on first use.
+    var deviceWatcher: Inotify?
+    /// Where inotify events are read, allocated once; and the watcher's index in `pollSet`.
+    var watchBuffer = [UInt8](repeating: 0, count: 4096)
+    var watchIndex = 0
 
     /// Re-reads the settings on SIGHUP (the config file merged with the command line); nil when
     /// there is nothing to re-read. Throws a message naming what is wrong in the file.
@@ -78,9 +83,12 @@ public final class Daemon {
         var slots: [DisplaySlot] = []
         do {
             for spec in configuration.displays {
-                let display = try DisplayFactory.open(spec)
-                slots.append(DisplaySlot(display: display, spec: spec))
-                logger.info("display \(display.name) \(display.canvasWidth)x\(display.canvasHeight) at \(display.framesPerSecond) fps")
+                let slot = try Self.openOrWait(spec, logger: logger)
+                slots.append(slot)
+                let display = slot.display
+                if !slot.waiting {
+                    logger.info("display \(display.name) \(display.canvasWidth)x\(display.canvasHeight) at \(display.framesPerSecond) fps")
+                }
             }
         } catch {
             for slot in slots { slot.display.close() }
@@ -100,8 +108,9 @@ public final class Daemon {
         state = DaemonState(frozen: configuration.freezeTime)
         self.configuration.maxClients = DescriptorBudget.clientLimit(configuration, inUse: DescriptorBudget.openNow(), logger: logger)
         connections.reserveCapacity(configuration.maxClients)
-        pollSet.reserveCapacity(configuration.maxClients + 4)
+        pollSet.reserveCapacity(configuration.maxClients + 5)
         boot = try Self.openBootFrontEnds(self.configuration, logger: logger)
+        watchDevices()
     }
 
     /// A group's number from its name or number. Read from /etc/group directly rather than with
@@ -152,6 +161,7 @@ public final class Daemon {
                 let revents = pollSet[4 + i].revents
                 if revents != 0 { service(connections[i], revents: revents, now: now) }
             }
+            if pollSet[watchIndex].revents != 0 { serviceDeviceWatch(now: now) }
             if pollSet[3].revents != 0 { acceptClients(now: now) }
             boot?.service(self, now: now)
             expireIdle(now: now)
@@ -179,6 +189,8 @@ public final class Daemon {
             if c.pendingOutput > 0 { events |= Poll.writable }
             pollSet.append(pollfd(fd: c.fd.rawValue, events: events, revents: 0))
         }
+        watchIndex = pollSet.count
+        pollSet.append(pollfd(fd: deviceWatcher?.fd ?? -1, events: Poll.readable, revents: 0))
         boot?.appendPollFDs(&pollSet, accepting: accepting)
     }
 
@@ -228,17 +240,20 @@ public final class Daemon {
         if new.displays != configuration.displays {
             var opened: [DisplaySlot] = []
             do {
-                for spec in new.displays { opened.append(DisplaySlot(display: try DisplayFactory.open(spec), spec: spec)) }
+                for spec in new.displays { opened.append(try Self.openOrWait(spec, logger: logger)) }
             } catch {
                 for slot in opened { slot.display.close() }
                 logger.error("SIGHUP: \(error); the running displays are kept")
                 return
             }
             for slot in slots {
-                do { try slot.display.clear() } catch { logger.warning("\(error)") }
+                if !slot.waiting {
+                    do { try slot.display.clear() } catch { logger.warning("\(error)") }
+                }
                 slot.display.close()
             }
             slots = opened
+            watchDevices()
             for slot in slots {
                 logger.info("display \(slot.display.name) \(slot.display.canvasWidth)x\(slot.display.canvasHeight) at \(slot.display.framesPerSecond) fps")
             }
@@ -262,7 +277,7 @@ public final class Daemon {
         connections.removeAll()
         boot?.close()
         for slot in slots {
-            if !retainSplash {
+            if !retainSplash && !slot.waiting {
                 do { try slot.display.clear() } catch { logger.warning("\(error)") }
             }
             slot.display.close(retainingFrame: retainSplash)
@@ -520,6 +535,7 @@ public final class Daemon {
         let frame = state.frameState(now: now)
         var earliest: Int64? = nil
         for slot in slots {
+            if slot.waiting { slot.deadline = nil; continue }  // drawn once its device appears
             if let due = slot.deadline, due <= now {
                 let recovering = slot.lastError != nil
                 draw(slot, frame)

@@ -5,8 +5,16 @@ import Raster
 
 /// One open display, its scene (sized to its canvas) and its own frame schedule.
 final class DisplaySlot {
-    let display: any Display
+    /// The open display, or a `WaitingDisplay` while its device is missing.
+    var display: any Display
     let spec: DisplaySpec
+    /// The device node a missing or vanished display is waited for (fb: and drm: with a path).
+    let devicePath: String?
+    /// The device is missing: nothing is drawn until inotify reports it (DisplayWatch.swift).
+    var waiting = false
+    /// The inotify watch that reports the device (or the first missing directory on its path):
+    /// its descriptor and the name in that directory.
+    var watch: (wd: Int32, name: String)?
     var scene: Scene?
     /// CLOCK_MONOTONIC nanoseconds at which the next frame is due; nil: nothing to draw until a
     /// command changes something.
@@ -28,6 +36,7 @@ final class DisplaySlot {
     init(display: any Display, spec: DisplaySpec) {
         self.display = display
         self.spec = spec
+        devicePath = Self.devicePath(spec)
         dimmed = Canvas(width: display.canvasWidth, height: display.canvasHeight)
     }
 
@@ -71,8 +80,19 @@ final class DisplaySlot {
         nextIndex = 0
     }
 
-    /// "ok" or "failing", for `status`.
-    var stateName: String { lastError == nil ? "ok" : "failing" }
+    /// "ok", "failing" or "waiting", for `status`.
+    var stateName: String { waiting ? "waiting" : lastError == nil ? "ok" : "failing" }
+
+    /// The device node a spec names: `fb:` its device (default /dev/fb0), `drm:` a device path
+    /// (not `auto`). nil for displays that are not waited for.
+    static func devicePath(_ spec: DisplaySpec) -> String? {
+        let device = spec.options.last(where: { $0.key == "device" })?.value
+        switch spec.type {
+        case "fb": return device ?? "/dev/fb0"
+        case "drm": return device == nil || device == "auto" ? nil : device
+        default: return nil
+        }
+    }
 
     /// The scene's canvas scaled to `brightness` percent (premultiplied: a fade to the background).
     func canvas(brightness: Int) -> Canvas {

@@ -130,4 +130,55 @@ import Glibc
         p.signal(SIGTERM)
         #expect(try p.wait() == 0, "\(p.log)")
     }
+
+    // MARK: Devices that are missing or vanish
+
+    func displayState(_ c: Client) -> String? { displays((try? c.request("status")) ?? "").first?["state"] as? String }
+
+    /// The device's directory does not exist at start (as /dev/dri before the DRM driver loads):
+    /// loaderd serves its socket at once, shows the display as waiting, and draws on it as soon
+    /// as the path can be opened, told by inotify.
+    @Test func aDisplayMissingAtStartIsWaitedForAndDrawnWhenItAppears() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fb = dir + "/later/fb.raw", sock = dir + "/s.sock"
+        let p = try Spawned(Paths.loaderd, ["--socket", sock, "--display", "fb:device=\(fb),geometry=64x16,format=xrgb8888,scale=1,console=keep",
+                                            "--loader", "bar", "--progress", "50", "--freeze-time", "0"], logPath: dir + "/log")
+        try waitUntilListening(sock, p)
+        let c = try Client(path: sock)
+        #expect(displayState(c) == "waiting", "\(p.log)")
+        #expect(!FileManager.default.fileExists(atPath: fb))
+
+        try FileManager.default.createDirectory(atPath: dir + "/later", withIntermediateDirectories: false)
+        #expect(eventually { bytes(fb).count == 64 * 16 * 4 && bytes(fb).contains { $0 != 0 } }, "no frame on the display that appeared: \(p.log)")
+        #expect(displayState(c) == "ok")
+        p.signal(SIGTERM)
+        #expect(try p.wait() == 0, "\(p.log)")
+        #expect(p.log.contains("waiting for it to appear"), "\(p.log)")
+        #expect(p.log.contains("appeared; drawing on it"), "\(p.log)")
+    }
+
+    /// The device node is removed and made again (efifb's /dev/fb0 replaced by a DRM driver's):
+    /// the display waits, then opens the new node and redraws the current frame on it at once.
+    @Test func aDisplayRemovedAndRecreatedGetsTheCurrentFrame() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fb = dir + "/fb.raw", sock = dir + "/s.sock"
+        let p = try Spawned(Paths.loaderd, ["--socket", sock, "--display", "fb:device=\(fb),geometry=64x16,format=xrgb8888,scale=1,console=keep",
+                                            "--loader", "bar", "--progress", "50", "--freeze-time", "0"], logPath: dir + "/log")
+        try waitUntilListening(sock, p)
+        let c = try Client(path: sock)
+        #expect(eventually { bytes(fb).contains { $0 != 0 } })
+        let frame = bytes(fb)
+
+        #expect(unlink(fb) == 0)
+        #expect(eventually { displayState(c) == "waiting" }, "\(p.log)")
+        #expect(try c.request("ping") == "OK pong")
+        #expect(FileManager.default.createFile(atPath: fb, contents: Data()))  // a new, empty node
+        #expect(eventually { bytes(fb) == frame }, "the new file did not get the current frame: \(p.log)")
+        #expect(displayState(c) == "ok")
+        p.signal(SIGTERM)
+        #expect(try p.wait() == 0, "\(p.log)")
+        #expect(lines(p.log, containing: "was removed; waiting") == 1, "\(p.log)")
+    }
 }
