@@ -26,13 +26,22 @@ struct FramebufferMemory: ~Copyable {
     }
 
     /// Anonymous memory of `length` bytes standing in for the file's contents (written out with
-    /// pwrite). Takes ownership of `fd`: it is closed if the allocation fails.
+    /// pwrite), filled with what the file holds now: bytes the display never draws (a padded
+    /// stride's ends) are written back as they were, as through a mapping. Takes ownership of
+    /// `fd`: it is closed if the allocation fails.
     init(shadowing fd: FileDescriptor, length: Int) throws(Errno) {
         let p = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
         guard let p, p != loaderd_map_failed() else {
             let e = Errno.current
             try? fd.close()
             throw e
+        }
+        var done = 0
+        while done < length {
+            let n = pread(fd.rawValue, p + done, length - done, off_t(done))
+            if n < 0 && Errno.current == .interrupted { continue }
+            if n <= 0 { break }  // the end of a short file (the rest stays zero), or unreadable
+            done += n
         }
         self.fd = fd
         self.base = p
