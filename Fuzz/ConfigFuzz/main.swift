@@ -1,6 +1,7 @@
 // libFuzzer target for the config file's TOML parser and the display spec parser
 // (`--display TYPE:key=value,...`, also what each [[display]] becomes).
-// Built by scripts/fuzz-config together with Sources/LoaderDaemon/Config/TOML.swift, TOMLValue.swift,
+// Built by scripts/fuzz-config together with Sources/LoaderDaemon/Config/TOML.swift, TOMLParser+Document.swift,
+// TOMLParser+Values.swift, TOMLValue.swift,
 // ConfigError.swift and Sources/Displays/DisplaySpec.swift (standard library only), so the fuzzer
 // runs the daemon's own code. Checks: no trap, no stack exhaustion (ASan reports it), bounded
 // nesting, errors placed inside the text, a parsed tree equal to itself, a lookup for every key.

@@ -31,6 +31,11 @@ public final class Daemon {
     var retainSplash = false
     /// While finishing (Finishing.swift): when the loop ends (CLOCK_MONOTONIC ns).
     var finishingUntil: Int64?
+    /// Reports display devices that appear or vanish (DisplayWatch.swift); made on first use.
+    var deviceWatcher: Inotify?
+    /// Where inotify events are read, allocated once; and the watcher's index in `pollSet`.
+    var watchBuffer = [UInt8](repeating: 0, count: 4096)
+    var watchIndex = 0
 
     /// Re-reads the settings on SIGHUP (the config file merged with the command line); nil when
     /// there is nothing to re-read. Throws a message naming what is wrong in the file.
@@ -85,9 +90,12 @@ public final class Daemon {
         var slots: [DisplaySlot] = []
         do {
             for spec in configuration.displays {
-                let display = try DisplayFactory.open(spec)
-                slots.append(DisplaySlot(display: display, spec: spec))
-                logger.info("display \(display.name) \(display.canvasWidth)x\(display.canvasHeight) at \(display.framesPerSecond) fps")
+                let slot = try Self.openOrWait(spec, logger: logger)
+                slots.append(slot)
+                let display = slot.display
+                if !slot.waiting {
+                    logger.info("display \(display.name) \(display.canvasWidth)x\(display.canvasHeight) at \(display.framesPerSecond) fps")
+                }
             }
         } catch {
             for slot in slots { slot.display.close() }
@@ -107,8 +115,9 @@ public final class Daemon {
         state = DaemonState(frozen: configuration.freezeTime)
         self.configuration.maxClients = DescriptorBudget.clientLimit(configuration, inUse: DescriptorBudget.openNow(), logger: logger)
         connections.reserveCapacity(configuration.maxClients)
-        pollSet.reserveCapacity(configuration.maxClients + 4)
+        pollSet.reserveCapacity(configuration.maxClients + 5)
         boot = try Self.openBootFrontEnds(self.configuration, logger: logger)
+        watchDevices()
     }
 
     /// A group's number from its name or number. Read from /etc/group directly rather than with
@@ -159,6 +168,7 @@ public final class Daemon {
                 let revents = pollSet[4 + i].revents
                 if revents != 0 { service(connections[i], revents: revents, now: now) }
             }
+            if pollSet[watchIndex].revents != 0 { serviceDeviceWatch(now: now) }
             if pollSet[3].revents != 0 { acceptClients(now: now) }
             boot?.service(self, now: now)
             expireIdle(now: now)
@@ -186,6 +196,8 @@ public final class Daemon {
             if c.pendingOutput > 0 { events |= Poll.writable }
             pollSet.append(pollfd(fd: c.fd.rawValue, events: events, revents: 0))
         }
+        watchIndex = pollSet.count
+        pollSet.append(pollfd(fd: deviceWatcher?.fd ?? -1, events: Poll.readable, revents: 0))
         boot?.appendPollFDs(&pollSet, accepting: accepting)
     }
 
@@ -236,17 +248,20 @@ public final class Daemon {
         if new.displays != configuration.displays {
             var opened: [DisplaySlot] = []
             do {
-                for spec in new.displays { opened.append(DisplaySlot(display: try DisplayFactory.open(spec), spec: spec)) }
+                for spec in new.displays { opened.append(try Self.openOrWait(spec, logger: logger)) }
             } catch {
                 for slot in opened { slot.display.close() }
                 logger.error("SIGHUP: \(error); the running displays are kept")
                 return
             }
             for slot in slots {
-                do { try slot.display.clear() } catch { logger.warning("\(error)") }
+                if !slot.waiting {
+                    do { try slot.display.clear() } catch { logger.warning("\(error)") }
+                }
                 slot.display.close()
             }
             slots = opened
+            watchDevices()
             for slot in slots {
                 logger.info("display \(slot.display.name) \(slot.display.canvasWidth)x\(slot.display.canvasHeight) at \(slot.display.framesPerSecond) fps")
             }
@@ -272,7 +287,7 @@ public final class Daemon {
         connections.removeAll()
         boot?.close()
         for slot in slots {
-            if !retainSplash {
+            if !retainSplash && !slot.waiting {
                 do { try slot.display.clear() } catch { logger.warning("\(error)") }
             }
             slot.display.close(retainingFrame: retainSplash)
@@ -508,7 +523,12 @@ public final class Daemon {
 
     func sessionChanged(now: Int64) {
         if state.session == nil {
-            for slot in slots { slot.scene = nil }
+            // The cleared frame is drawn in this loop turn, not at the next frame time: `status`
+            // says idle only once it is on every working display.
+            for slot in slots {
+                slot.scene = nil
+                if slot.lastError == nil { slot.deadline = Swift.min(slot.deadline ?? now, now) }
+            }
         }
         invalidateAll(now: now)
         updateStatus()
@@ -537,14 +557,21 @@ public final class Daemon {
         }
         let frame = state.frameState(now: now)
         for slot in slots {
+            if slot.waiting { slot.deadline = nil; continue }  // drawn once its device appears
             if let due = slot.deadline, due <= now {
+                let recovering = slot.lastError != nil
                 draw(slot, frame)
-                // A failed frame (a full disk, a shrunk stand-in file) is tried again at the next
-                // frame time, even when the picture is still: nothing is left stale for good.
-                if slot.lastError != nil || (state.session != nil && !isStill(slot, frame)) {
-                    framesDropped += slot.advance(now: now)
+                if slot.lastError != nil {
+                    // A failed frame (a full disk, a vanished device) is tried again with back-off,
+                    // even when the picture is still: nothing is left stale for good.
+                    slot.scheduleRetry(now: now)
                 } else {
-                    slot.deadline = nil
+                    if recovering { slot.restartSchedule(now: now) }
+                    if state.session != nil && !isStill(slot, frame) {
+                        framesDropped += slot.advance(now: now)
+                    } else {
+                        slot.deadline = nil
+                    }
                 }
             }
         }
@@ -572,10 +599,20 @@ public final class Daemon {
                 slot.showsBlank = false
                 framesDrawn += 1
             }
+            if slot.lastError != nil {
+                logger.notice("\(slot.display.name): drawing again after \(slot.failures) failed \(slot.failures == 1 ? "try" : "tries")")
+            }
             slot.lastError = nil
+            slot.failures = 0
         } catch {
-            if slot.lastError != error { logger.error("\(error)") }
+            // Once per episode at error; a changed reason meanwhile only at debug.
+            if slot.lastError == nil {
+                logger.error("\(error); trying again after 0.1 s, then less and less often (at least every 3.2 s)")
+            } else if slot.lastError != error {
+                logger.debug("\(error)")
+            }
             slot.lastError = error
+            slot.failures += 1
         }
     }
 
@@ -587,69 +624,5 @@ public final class Daemon {
         if frame.message != nil && scene.options.messageStyle != .plain { return false }
         if let p = frame.progress, p.from != p.to, frame.elapsed < p.changedAt + ProgressState.smoothing { return false }
         return true
-    }
-
-    // MARK: Status
-
-    func statusJSON(now: Int64) -> String {
-        var json = "{\"loader\":"
-        if let session = state.session { json += JSON.string(session.name) } else { json += "null" }
-        let phase: String
-        if let session = state.session, let scene = slots.first?.scene {
-            switch scene.phase(state.frameState(now: now)) {
-            case .running: phase = session.stop == nil ? "running" : "exiting"
-            case .exiting: phase = "exiting"
-            case .showingOutcome: phase = "outcome"
-            case .finished: phase = "exiting"
-            }
-        } else {
-            phase = "idle"
-        }
-        json += ",\"state\":\"\(phase)\""
-        let elapsed = state.session == nil ? 0 : state.elapsed(now: now)
-        json += ",\"elapsed\":" + JSON.seconds(elapsed)
-        json += ",\"progress\":" + (state.progressTarget?.jsonDescription ?? "null")
-        json += ",\"message\":" + (state.message.map(JSON.string) ?? "null")
-        json += ",\"displays\":["
-        for (i, slot) in slots.enumerated() {
-            if i > 0 { json += "," }
-            let d = slot.display
-            json += "{\"name\":\(JSON.string(d.name)),\"width\":\(d.canvasWidth),\"height\":\(d.canvasHeight),\"fps\":\(d.framesPerSecond)}"
-        }
-        json += "]"
-        json += ",\"fps\":\(slots.map { $0.display.framesPerSecond }.max() ?? 0)"
-        json += ",\"frames_drawn\":\(framesDrawn),\"frames_dropped\":\(framesDropped)"
-        json += ",\"brightness\":\(state.brightness),\"clients\":\(connections.count)}"
-        return json
-    }
-}
-
-enum JSON {
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
-
-    /// Microseconds as seconds with three decimals: `12.345`.
-    static func seconds(_ us: Int64) -> String {
-        let ms = us / 1000
-        let frac = ms % 1000
-        return "\(ms / 1000)." + (frac < 10 ? "00" : frac < 100 ? "0" : "") + "\(frac)"
     }
 }

@@ -5,8 +5,16 @@ import Raster
 
 /// One open display, its scene (sized to its canvas) and its own frame schedule.
 final class DisplaySlot {
-    let display: any Display
+    /// The open display, or a `WaitingDisplay` while its device is missing.
+    var display: any Display
     let spec: DisplaySpec
+    /// The device node a missing or vanished display is waited for (fb: and drm: with a path).
+    let devicePath: String?
+    /// The device is missing: nothing is drawn until inotify reports it (DisplayWatch.swift).
+    var waiting = false
+    /// The inotify watch that reports the device (or the first missing directory on its path):
+    /// its descriptor and the name in that directory.
+    var watch: (wd: Int32, name: String)?
     var scene: Scene?
     /// CLOCK_MONOTONIC nanoseconds at which the next frame is due; nil: nothing to draw until a
     /// command changes something.
@@ -19,12 +27,16 @@ final class DisplaySlot {
     var showsBlank = false
     /// Where a dimmed frame is made (brightness < 100), allocated once.
     var dimmed: Canvas
-    /// The last error, logged once until the display works again.
+    /// The last error while the display fails (nil: it works). Logged once when the failing
+    /// starts and once when it ends, not per try.
     var lastError: DisplayError?
+    /// Tries that failed in a row: the back-off before the next one doubles with each.
+    var failures = 0
 
     init(display: any Display, spec: DisplaySpec) {
         self.display = display
         self.spec = spec
+        devicePath = Self.devicePath(spec)
         dimmed = Canvas(width: display.canvasWidth, height: display.canvasHeight)
     }
 
@@ -47,6 +59,39 @@ final class DisplaySlot {
         nextIndex = k + 1
         deadline = base + nextIndex * 1_000_000_000 / fps
         return skipped
+    }
+
+    /// The first retry comes 0.1 s after a failure, each later one twice as long after the
+    /// previous try, up to 3.2 s: a display that is gone costs a few syscalls a second, not one
+    /// try per frame, and comes back within 3.2 s of being usable again.
+    static let firstRetry: Int64 = 100_000_000
+    static let longestRetry: Int64 = 3_200_000_000
+
+    /// After a failed try at `now`: the next try's time, derived from the number of failures.
+    func scheduleRetry(now: Int64) {
+        let doublings = Swift.min(failures - 1, 5)
+        deadline = now + Swift.min(Self.firstRetry << Int64(Swift.max(doublings, 0)), Self.longestRetry)
+    }
+
+    /// After a successful try that ended a failure: the frame schedule starts again from `now`
+    /// (the frames missed meanwhile are not counted as dropped).
+    func restartSchedule(now: Int64) {
+        base = now
+        nextIndex = 0
+    }
+
+    /// "ok", "failing" or "waiting", for `status`.
+    var stateName: String { waiting ? "waiting" : lastError == nil ? "ok" : "failing" }
+
+    /// The device node a spec names: `fb:` its device (default /dev/fb0), `drm:` a device path
+    /// (not `auto`). nil for displays that are not waited for.
+    static func devicePath(_ spec: DisplaySpec) -> String? {
+        let device = spec.options.last(where: { $0.key == "device" })?.value
+        switch spec.type {
+        case "fb": return device ?? "/dev/fb0"
+        case "drm": return device == nil || device == "auto" ? nil : device
+        default: return nil
+        }
     }
 
     /// The scene's canvas scaled to `brightness` percent (premultiplied: a fade to the background).

@@ -38,6 +38,11 @@ enum StatusVerb {
                 var text = d["name"]?.string ?? "?"
                 if let w = d["width"]?.integer, let h = d["height"]?.integer { text += ", \(w)x\(h)" }
                 if let fps = d["fps"]?.integer { text += " at \(fps) fps" }
+                if d["state"]?.string == "failing" {
+                    text += ", failing"
+                    if let tries = d["failed_tries"]?.integer { text += " (\(tries) \(tries == 1 ? "try" : "tries"))" }
+                    if let error = d["error"]?.string { text += ": " + error }
+                }
                 lines.append((label: i == 0 ? "displays" : "", value: text))
             }
         }

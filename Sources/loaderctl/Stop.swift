@@ -1,14 +1,10 @@
 import CLinux
 import CommandLineKit
 
-// `stop`, and `stop --wait`. The protocol has no "finished" notification, and `status` alone
-// is not quite enough: the daemon reports `idle` from the moment the session ends, but draws the
-// cleared frame at each display's next frame time, up to one frame interval later
-// (Sources/LoaderDaemon: drawDueFrames, DisplaySlot.invalidate). It draws a due frame at the end
-// of the loop turn in which it answered requests. So the client asks `status` every 20 ms until it
-// reports `idle` (or `running`: only someone else's `start` makes a stopped session look like
-// that), waits one frame interval of the slowest display, and returns after two more replies to
-// requests sent after that: the first one's turn drew the cleared frame.
+// `stop`, and `stop --wait`. The protocol has no "finished" notification: the client asks
+// `status` every 20 ms until it reports `idle` (or `running`: only someone else's `start` makes a
+// stopped session look like that). The daemon reports `idle` only once the cleared frame is on
+// every display that works (Sources/LoaderDaemon: sessionChanged, statusJSON).
 
 enum StopVerb {
     static let modes = ["success", "failure", "now"]
@@ -50,33 +46,16 @@ enum StopVerb {
     /// Polls `status` until the daemon has drawn its last frame of the stopped loader.
     static func waitUntilDrawn(_ connection: ConnectionOptions, timeout: Double) throws(CommandError) {
         let deadline = monotonicMicroseconds() + Int64(timeout * 1_000_000)
-        var clearedFrameDue: Int64? = nil  // latest time the daemon draws the cleared frame
-        var confirmations = 0
         while true {
-            let sentAt = monotonicMicroseconds()
             let reply = try connection.send("status")
             guard let status = JSONValue(parsing: reply), let state = status["state"]?.string else {
                 throw .failure(RuntimeFailure("the daemon's status has no state: \(reply)"))
             }
-            if state == "idle" || state == "running" {
-                if let due = clearedFrameDue {
-                    if sentAt >= due { confirmations += 1 }
-                    if confirmations == 2 { return }
-                } else {
-                    clearedFrameDue = monotonicMicroseconds() + slowestFrameInterval(status)
-                }
-            } else if monotonicMicroseconds() >= deadline {
+            if state == "idle" || state == "running" { return }
+            if monotonicMicroseconds() >= deadline {
                 throw .failure(RuntimeFailure("loaderd at \(connection.socketPath) was still drawing the exit (state '\(state)') after \(formatSeconds(timeout)) s (raise --wait-timeout)"))
             }
-            // Every 20 ms until idle; then at once from the time the cleared frame is due.
-            sleepUntil(clearedFrameDue ?? monotonicMicroseconds() + pollInterval)
+            sleepUntil(monotonicMicroseconds() + pollInterval)
         }
-    }
-
-    /// One frame interval (µs) of the display with the lowest rate in a `status` (1 s when unknown).
-    static func slowestFrameInterval(_ status: JSONValue) -> Int64 {
-        let rates = (status["displays"]?.array ?? []).compactMap { $0["fps"]?.integer }.filter { $0 > 0 }
-        guard let slowest = rates.min() else { return 1_000_000 }
-        return 1_000_000 / Int64(slowest) + 1
     }
 }

@@ -63,7 +63,7 @@ import Testing
         #expect(waitForImage(dir + "/a.ppm", try expected("skeleton", width: 64, height: 16, state: state)))
         #expect(waitForImage(dir + "/b.ppm", try expected("skeleton", width: 16, height: 16, state: state)))
         let status = try Client(path: dir + "/s").request("status")
-        #expect(status.contains("{\"name\":\"image:\(dir)/b.ppm\",\"width\":16,\"height\":16,\"fps\":10}"))
+        #expect(status.contains("{\"name\":\"image:\(dir)/b.ppm\",\"width\":16,\"height\":16,\"fps\":10,\"state\":\"ok\"}"))
         #expect(status.contains("\"fps\":20"))
         p.signal(SIGTERM)
         #expect(try p.wait() == 0)

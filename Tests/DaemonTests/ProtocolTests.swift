@@ -13,7 +13,7 @@ import Testing
         let idle = try c.request("status")
         #expect(idle.hasPrefix("OK {\"loader\":null,\"state\":\"idle\""))
         #expect(idle.contains("\"progress\":null,\"message\":null"))
-        #expect(idle.contains("\"displays\":[{\"name\":\"image:\(daemon.imagePath)\",\"width\":32,\"height\":8,\"fps\":30}]"))
+        #expect(idle.contains("\"displays\":[{\"name\":\"image:\(daemon.imagePath)\",\"width\":32,\"height\":8,\"fps\":30,\"state\":\"ok\"}]"))
         #expect(idle.contains("\"brightness\":100,\"clients\":1}"))
         #expect(try c.request("stop") == "OK stopped")
         #expect(try c.request("start linkedin") == "OK started linkedin")

@@ -62,10 +62,13 @@ public final class FramebufferDisplay: Display {
     private let previous: UnsafeMutableBufferPointer<Pixel>
     private var hasPrevious = false
     private var closed = false
-    /// A regular stand-in file's descriptor (owned by `memory`) and the bytes the mapping needs:
-    /// checked before each write, because a store into a mapped page past a truncated file's end
-    /// raises SIGBUS.
+    /// A regular stand-in file's descriptor (owned by `memory`) and its length. Frames are drawn
+    /// into anonymous memory and written to the file with pwrite, never through a mapping of the
+    /// file: something may truncate it at any moment, and a store past its end would be SIGBUS.
     private var standIn: (fd: Int32, length: Int)? = nil
+    /// The whole stand-in file must be written at the next frame (at open, after a truncation
+    /// or a failed write), not only the rows that changed.
+    private var standInStale = true
 
     /// Opens the framebuffer a spec names. Spec errors (`DisplayOpenError.spec`) name the key and
     /// what it accepts; device errors (`.device`) say what to do. Warnings (no console access,
@@ -123,9 +126,15 @@ public final class FramebufferDisplay: Display {
                     throw deviceError("cannot reserve \(length) bytes for \(options.device): \(Errno(rawValue: rc)) (is the file system full?)")
                 }
                 standIn = (fd.rawValue, length)
-            }
-            do { memory = try FramebufferMemory(mapping: fd, length: length) } catch {
-                throw deviceError("cannot map \(options.device) (\(length) bytes): \(error)")
+                do { memory = try FramebufferMemory(shadowing: fd, length: length) } catch {
+                    throw deviceError("cannot allocate \(length) bytes for \(options.device): \(error)")
+                }
+            } else {
+                // A character device given with geometry= (e.g. a framebuffer without the ioctls):
+                // device memory does not shrink, so it is mapped.
+                do { memory = try FramebufferMemory(mapping: fd, length: length) } catch {
+                    throw deviceError("cannot map \(options.device) (\(length) bytes): \(error)")
+                }
             }
             screenWidth = file.width; screenHeight = file.height; self.stride = stride; format = file.format
             info.xres = UInt32(file.width); info.yres = UInt32(file.height)
@@ -215,6 +224,7 @@ public final class FramebufferDisplay: Display {
         } else {
             writer.fillBackground(visibleBase, rowPixels: screenWidth, rows: screenHeight)
         }
+        do { try writeStandIn(rows: 0..<screenHeight) } catch { throw .device(error) }
 
         if vsync, let device {
             // Probe once: drivers without vertical-blank interrupts refuse (vfb, many SPI panels).
@@ -241,6 +251,7 @@ public final class FramebufferDisplay: Display {
         try checkStandIn()
         statistics.frames += 1
         let w = canvasWidth, h = canvasHeight
+        var rows = 0..<0
         let written: Int = canvas.pixels.withUnsafeBufferPointer { pixels in
             let dirty: PixelRect?
             if hasPrevious {
@@ -260,8 +271,10 @@ public final class FramebufferDisplay: Display {
                 return writer.write(pixels.baseAddress!, placedRect: region, into: back == 0 ? buffers.0 : buffers.1)
             }
             statistics.rowsWritten += placed.height * placement.scale
+            rows = (placement.y + placed.y * placement.scale)..<(placement.y + placed.maxY * placement.scale)
             return writer.write(pixels.baseAddress!, placedRect: placed, into: visibleBase)
         }
+        try writeStandIn(rows: rows)
         guard written > 0 else { return }
         statistics.framesWritten += 1
         statistics.bytesWritten += written
@@ -274,24 +287,41 @@ public final class FramebufferDisplay: Display {
         }
     }
 
-    /// A stand-in file that something truncated is grown back (its blocks reserved again) and
-    /// redrawn whole; one that cannot be grown is not drawn into (an error each frame instead of
-    /// SIGBUS). A truncation between this check and the stores can still fault: fstat per frame
-    /// narrows the window to microseconds (docs/RELIABILITY.md).
+    /// A stand-in file that something truncated is written whole at this frame (the memory
+    /// behind it still holds the whole picture). Nothing here can fault: the file is only
+    /// written with pwrite, which extends a short file.
     private func checkStandIn() throws(DisplayError) {
         guard let standIn else { return }
         var st = stat()
         guard fstat(standIn.fd, &st) == 0 else {
             throw DisplayError(display: name, message: "cannot inspect the stand-in file: \(Errno.current)")
         }
-        guard Int(st.st_size) < standIn.length else { return }
-        let rc = posix_fallocate(standIn.fd, 0, off_t(standIn.length))
-        guard rc == 0 else {
-            throw DisplayError(display: name, message: "the stand-in file shrank to \(st.st_size) bytes and cannot be grown back to \(standIn.length): \(Errno(rawValue: rc)); not drawing until it can")
+        if Int(st.st_size) < standIn.length { standInStale = true }
+    }
+
+    /// Writes screen rows `rows` of the stand-in file (all of it when it is stale). A failed or
+    /// short write (a full file system) leaves the file stale: the next frame writes it whole.
+    private func writeStandIn(rows: Range<Int>) throws(DisplayError) {
+        guard let standIn else { return }
+        let range = standInStale ? 0..<screenHeight : rows
+        guard !range.isEmpty else { return }
+        let offset = range.lowerBound * stride
+        let count = standInStale ? standIn.length : range.count * stride
+        standInStale = true
+        var done = 0
+        while done < count {
+            let n = pwrite(standIn.fd, visibleBase + offset + done, count - done, off_t(offset + done))
+            if n < 0 {
+                let e = Errno.current
+                if e == .interrupted { continue }
+                throw DisplayError(display: name, message: "cannot write the stand-in file: \(e) (is the file system full?); the frame is written again at the next one")
+            }
+            if n == 0 {
+                throw DisplayError(display: name, message: "cannot write the stand-in file: no byte written; the frame is written again at the next one")
+            }
+            done += n
         }
-        // What was on it is gone: the next frame is drawn whole.
-        writer.fillBackground(visibleBase, rowPixels: screenWidth, rows: screenHeight)
-        hasPrevious = false
+        standInStale = false
     }
 
     private func pan(to buffer: Int) throws(Errno) {
@@ -312,9 +342,11 @@ public final class FramebufferDisplay: Display {
         } else {
             writer.fillBackground(visibleBase, rowPixels: screenWidth, rows: screenHeight)
         }
-        // The screen now shows an all-transparent canvas.
+        // The screen now shows an all-transparent canvas (so far in memory: a failed write leaves
+        // the file stale, to be written whole at the next frame).
         previous.update(repeating: .transparent)
         hasPrevious = true
+        try writeStandIn(rows: 0..<screenHeight)
     }
 
     /// Gives the screen back: the console's text mode, then the original virtual screen (fbcon,
@@ -334,43 +366,6 @@ public final class FramebufferDisplay: Display {
             }
         }
         memory = nil    // deinit unmaps and closes
-    }
-
-    // MARK: Error messages
-
-    static func openFailure(path: String, _ error: Errno, isFile: Bool) -> String {
-        var message = "cannot open \(path): \(error)"
-        switch error {
-        case .tooManySymbolicLinkLevels where isFile:
-            message = "cannot open \(path): it is a symbolic link; a stand-in file is never reached through one (give the file's own path)"
-        case .noSuchFileOrDirectory:
-            if isFile {
-                message += " (does the directory exist?)"
-            } else {
-                let others = (0..<8).map { (n: Int) -> String in "/dev/fb\(n)" }.filter { (p: String) -> Bool in p != path && access(p, F_OK) == 0 }
-                message += others.isEmpty
-                    ? " (is the display driver loaded? no /dev/fb* exists; for a file give geometry= and format=)"
-                    : " (is the display driver loaded? try device=\(others[0]))"
-            }
-        case .permissionDenied, .notPermitted:
-            var st = stat()
-            if stat(path, &st) == 0, let group = groupName(st.st_gid), st.st_gid != 0 {
-                message += " (the device belongs to group \(group): add the user to group \(group), "
-                    + "e.g. usermod -aG \(group) USER, and log in again)"
-            } else {
-                message += " (run as root, or give the user read-write access to \(path); on most systems: add the user to group video)"
-            }
-        default: break
-        }
-        return message
-    }
-
-    static func groupName(_ gid: gid_t) -> String? {
-        var entry = CLinux.group()
-        var result: UnsafeMutablePointer<CLinux.group>? = nil
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getgrgid_r(gid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.gr_name else { return nil }
-        return String(cString: name)
     }
 }
 

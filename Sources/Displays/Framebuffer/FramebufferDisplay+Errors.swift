@@ -1,0 +1,40 @@
+import CLinux
+import LinuxSystem
+
+extension FramebufferDisplay {
+    /// The message for a failed open(2) of the device or stand-in: what to do about it.
+    static func openFailure(path: String, _ error: Errno, isFile: Bool) -> String {
+        var message = "cannot open \(path): \(error)"
+        switch error {
+        case .tooManySymbolicLinkLevels where isFile:
+            message = "cannot open \(path): it is a symbolic link; a stand-in file is never reached through one (give the file's own path)"
+        case .noSuchFileOrDirectory:
+            if isFile {
+                message += " (does the directory exist?)"
+            } else {
+                let others = (0..<8).map { (n: Int) -> String in "/dev/fb\(n)" }.filter { (p: String) -> Bool in p != path && access(p, F_OK) == 0 }
+                message += others.isEmpty
+                    ? " (is the display driver loaded? no /dev/fb* exists; for a file give geometry= and format=)"
+                    : " (is the display driver loaded? try device=\(others[0]))"
+            }
+        case .permissionDenied, .notPermitted:
+            var st = stat()
+            if stat(path, &st) == 0, let group = groupName(st.st_gid), st.st_gid != 0 {
+                message += " (the device belongs to group \(group): add the user to group \(group), "
+                    + "e.g. usermod -aG \(group) USER, and log in again)"
+            } else {
+                message += " (run as root, or give the user read-write access to \(path); on most systems: add the user to group video)"
+            }
+        default: break
+        }
+        return message
+    }
+
+    static func groupName(_ gid: gid_t) -> String? {
+        var entry = CLinux.group()
+        var result: UnsafeMutablePointer<CLinux.group>? = nil
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getgrgid_r(gid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.gr_name else { return nil }
+        return String(cString: name)
+    }
+}

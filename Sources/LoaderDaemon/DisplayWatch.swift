@@ -1,0 +1,146 @@
+import CLinux
+import Displays
+import LinuxSystem
+import Loaders
+import Raster
+
+/// Holds a slot's place while its device is missing: never drawn (the daemon skips waiting
+/// slots), so its 1×1 canvas only keeps the slot's bookkeeping simple.
+final class WaitingDisplay: Display {
+    let name: String
+    let path: String
+    init(name: String, path: String) { self.name = name; self.path = path }
+    var canvasWidth: Int { 1 }
+    var canvasHeight: Int { 1 }
+    var framesPerSecond: Int { 1 }
+    func show(_ canvas: Canvas) throws(DisplayError) { throw DisplayError(display: name, message: "waiting for \(path)") }
+    func clear() throws(DisplayError) { throw DisplayError(display: name, message: "waiting for \(path)") }
+    func close() {}
+}
+
+/// Display devices that are missing at start, or vanish and come back: the boot case where
+/// efifb's /dev/fb0 is removed when bochs-drm (or another DRM driver) takes over and a new
+/// /dev/fb0 appears, or a driver loaded after loaderd starts. The directory holding the device
+/// (or the first missing directory on its path) is watched with inotify, so nothing polls: the
+/// device is opened when it is created or its permissions change, and drawn at once.
+extension Daemon {
+    static let watchedEvents: Inotify.Events = [.created, .deleted, .attributesChanged, .movedIn, .movedOut]
+
+    /// The slot for `spec`: its display opened, or waiting when its device node does not exist
+    /// (the spec's keys are still checked, so a typo is an error at once).
+    static func openOrWait(_ spec: DisplaySpec, logger: Logger) throws(DisplaySpecError) -> DisplaySlot {
+        do {
+            return DisplaySlot(display: try DisplayFactory.open(spec), spec: spec)
+        } catch {
+            guard let path = DisplaySlot.devicePath(spec), !exists(path) else { throw error }
+            try DisplayFactory.checkKeys(spec)
+            let slot = DisplaySlot(display: WaitingDisplay(name: "\(spec.type):\(path)", path: path), spec: spec)
+            slot.waiting = true
+            logger.warning("\(spec.type):\(path): \(path) does not exist (yet); waiting for it to appear")
+            return slot
+        }
+    }
+
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 || errno != ENOENT }
+
+    /// Watches the directory of each slot's device (or the first missing directory on its path).
+    func watchDevices() {
+        for slot in slots where slot.devicePath != nil { watchDevice(slot) }
+    }
+
+    func watchDevice(_ slot: DisplaySlot) {
+        guard let path = slot.devicePath else { return }
+        if deviceWatcher == nil {
+            do { deviceWatcher = try Inotify() } catch {
+                logger.error("inotify_init1: \(error); displays that vanish are not waited for")
+                return
+            }
+        }
+        guard let watcher = deviceWatcher else { return }
+        // The deepest directory on the path that exists, and the name in it that leads on.
+        var directory = Self.parent(path), name = Self.lastComponent(path)
+        while !Self.exists(directory) && directory != "/" {
+            name = Self.lastComponent(directory)
+            directory = Self.parent(directory)
+        }
+        do {
+            let wd = try watcher.watch(directory: directory, for: Self.watchedEvents)
+            slot.watch = (wd, name)
+        } catch {
+            slot.watch = nil
+            logger.warning("\(slot.display.name): cannot watch \(directory) (\(error)); a vanished device is not waited for")
+        }
+    }
+
+    /// inotify reported something: slots whose device vanished wait; waiting slots whose device
+    /// (or a directory on its path) appeared or changed permissions try to open it.
+    func serviceDeviceWatch(now: Int64) {
+        guard let watcher = deviceWatcher else { return }
+        var touched: [(slot: DisplaySlot, events: Inotify.Events)] = []
+        watchBuffer.withUnsafeMutableBytes { buffer in
+            watcher.readEvents(into: buffer) { wd, events, name in
+                for slot in slots where slot.watch?.wd == wd && slot.watch?.name == name {
+                    touched.append((slot, events))
+                }
+            }
+        }
+        for (slot, events) in touched {
+            let isDevice = slot.watch?.name == slot.devicePath.map(Self.lastComponent)
+            if !slot.waiting && isDevice && !events.isDisjoint(with: [.deleted, .movedOut]) {
+                vanished(slot)
+            }
+            if slot.waiting && !events.isDisjoint(with: [.created, .movedIn, .attributesChanged]) {
+                reopen(slot, now: now)
+            }
+        }
+    }
+
+    /// The device node was removed: close the display (its descriptor points at a device, or a
+    /// file, that is gone) and wait for a new one.
+    func vanished(_ slot: DisplaySlot) {
+        guard let path = slot.devicePath else { return }
+        logger.warning("\(slot.display.name): \(path) was removed; waiting for it to come back")
+        slot.display.close()
+        slot.display = WaitingDisplay(name: slot.display.name, path: path)
+        slot.waiting = true
+        slot.lastError = nil
+        slot.failures = 0
+        slot.deadline = nil
+    }
+
+    /// Something appeared on the way to a waiting slot's device: open it and draw the current
+    /// frame at once; still missing, watch further down the path; present but not yet usable
+    /// (udev sets the permissions after creating the node), wait for the next event.
+    func reopen(_ slot: DisplaySlot, now: Int64) {
+        guard let path = slot.devicePath else { return }
+        let display: any Display
+        do { display = try DisplayFactory.open(slot.spec) } catch {
+            if Self.exists(path) {
+                logger.warning("\(slot.display.name): \(path) appeared but cannot be opened yet: \(error.message)")
+            }
+            watchDevice(slot)
+            return
+        }
+        slot.display = display
+        slot.dimmed = Canvas(width: display.canvasWidth, height: display.canvasHeight)
+        slot.waiting = false
+        slot.showsBlank = false
+        if let session = state.session {
+            slot.scene = Scene(loader: session.loader, width: display.canvasWidth, height: display.canvasHeight, options: sceneOptions(for: display))
+        }
+        slot.deadline = nil
+        slot.invalidate(now: now)
+        watchDevice(slot)
+        logger.notice("display \(display.name) \(display.canvasWidth)x\(display.canvasHeight) appeared; drawing on it")
+    }
+
+    static func parent(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func lastComponent(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+}
