@@ -116,7 +116,7 @@ struct ConfigTests {
         ("[loader]\nprogress = 101", "loaderd.toml:2:12: loader.progress: expected a number from 0 to 100, got 101"),
         ("[loader]\nprogress = true", "loaderd.toml:2:12: loader.progress: expected a number from 0 to 100, got true"),
         ("[loader]\nmessage = \"a\\nb\"", "loaderd.toml:2:11: loader.message: the message must be one line without control characters"),
-        ("[boot]\nplymouth = \"yes\"", #"loaderd.toml:2:12: boot.plymouth: expected true or false, got "yes""#),
+        ("[boot]\nplymouth = \"yes\"", #"loaderd.toml:2:12: boot.plymouth: expected true, false or "auto" (answer only when plymouthd is not running), got "yes""#),
         // Loader parameters are checked with the catalog, at the parameter.
         ("[loader]\nname = \"linkedin\"\nparameters = { duration = \"fast\" }", #"loaderd.toml:3:27: loader.parameters.duration: expected seconds from 0.05 to 60, got "fast""#),
         ("[loader]\nname = \"linkedin\"\nparameters = { fil = \"red\" }", "loaderd.toml:3:16: unknown parameter 'fil' for linkedin (did you mean 'fill'?); linkedin accepts cornerRadius, fill, track, duration, curve"),

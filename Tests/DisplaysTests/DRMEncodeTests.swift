@@ -54,10 +54,18 @@ struct DRMEncodeTests {
     }
 
     @Test func theDefaultPlacementOnAFullHDScreen() throws {
-        // No size, no scale: the canvas is the screen divided by 4, capped at the canvas maximum.
+        // No size, no scale: the smallest scale that keeps the canvas's shorter side ≤ 600 px.
         let p = try Placement.resolve(screenWidth: 1920, screenHeight: 1080, size: nil, scale: nil, rotation: .none,
                                       anchor: .center, offsetX: 0, offsetY: 0).get()
-        #expect(p.scale == 4 && p.canvasWidth == min(480, Canvas.maximumSide) && p.canvasHeight == min(270, Canvas.maximumSide))
+        #expect(p.scale == 2 && p.canvasWidth == 960 && p.canvasHeight == 540)
         #expect(p.x == (1920 - p.width) / 2 && p.y == (1080 - p.height) / 2)
+    }
+
+    @Test(arguments: [(800, 480, 1), (1024, 600, 1), (1280, 720, 2), (1280, 800, 2), (1920, 1200, 2), (2560, 1440, 3), (3840, 2160, 4), (320, 240, 1)])
+    func theAutomaticScaleKeepsTheShorterSideAt600OrLess(_ width: Int, _ height: Int, _ scale: Int) throws {
+        let p = try Placement.resolve(screenWidth: width, screenHeight: height, size: nil, scale: nil, rotation: .none,
+                                      anchor: .center, offsetX: 0, offsetY: 0).get()
+        #expect(p.scale == scale && p.canvasWidth == width / scale && p.canvasHeight == height / scale)
+        #expect(min(p.canvasWidth, p.canvasHeight) <= 600)
     }
 }
