@@ -25,7 +25,7 @@ _loaderctl() {
     local self=${words[0]}
     local global="--socket --timeout --quiet -q --version --help -h"
     local verbs="start stop progress message status ping brightness version render preview list help"
-    local drawing="--size --progress --message --set --background --margin --message-style --stop-at --outcome --fps --duration --help"
+    local drawing="--size --progress --message --set --background --margin --mono --message-style --stop-at --outcome --fps --duration --help"
 
     # Option values first.
     case $prev in
