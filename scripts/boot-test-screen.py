@@ -83,21 +83,33 @@ def find_bar(img, background, rows):
 
 
 def is_capsule(img, bar, background):
-    """Whether the shape around the run is a capsule (rounded ends: near its ends it is much
-    thinner than in the middle), which a firmware logo's box or a picture is not."""
+    """Whether the shape around the run is a capsule (rounded ends: near its ends it holds much
+    less ink than in the middle), which a firmware logo's box or a picture is not. Ink, not
+    height: at a small size the anti-aliased end of a capsule covers nearly as many rows as its
+    middle, only faintly (the shipped bar at scale 2 is 8 canvas rows high)."""
     w, h, px = img
     y, x0, x1 = bar
 
-    def height(x):
-        n = 0
+    def column(x):
+        rows, ink = 0, 0
         for dy in (-1, 1):
-            yy = y + dy
+            yy = y if dy < 0 else y + 1
             while 0 <= yy < h and px[(yy * w + x) * 3:(yy * w + x) * 3 + 3] != background:
-                n += 1
+                c = px[(yy * w + x) * 3:(yy * w + x) * 3 + 3]
+                rows += 1
+                ink += abs(luma(c) - luma(background))
                 yy += dy
-        return n + 1
-    middle = height((x0 + x1) // 2)
-    return middle >= 3 and max(height(x0), height(x1 - 1)) <= middle * 0.7
+        return rows, ink
+    middle_rows, _ = column((x0 + x1) // 2)
+    if middle_rows < 3:
+        return False
+    # Thinner at the ends (a large capsule), or fainter at an end than one bar height further in,
+    # past the rounding, where the colour is the same (the fill or the track).
+    if max(column(x0)[0], column(x1 - 1)[0]) <= middle_rows * 0.7:
+        return True
+    inside = min(middle_rows, (x1 - x0) // 4)
+    return (column(x0)[1] <= column(x0 + inside)[1] * 0.7
+            or column(x1 - 1)[1] <= column(x1 - 1 - inside)[1] * 0.7)
 
 
 def bar_progress(img, bar, background):
@@ -150,6 +162,9 @@ def classify(img):
         row = px[y * w * 3:(y + 1) * w * 3]
         if sum(1 for x in range(0, w * 3, 12) if row[x:x + 3] != background) >= w // 100:
             rows.append(y)
+    # The sample's rows can miss a thin bar's middle row (at scale 2 the shipped bar is 16 rows
+    # high): look at every row near them, so the longest run found is the middle one.
+    rows = sorted({y + d for y in rows for d in range(-3, 4) if 0 <= y + d < h})
     bar = find_bar(img, background, rows)
     if bar and is_capsule(img, bar, background):
         info["class"] = "splash"
