@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <linux/netlink.h>
 
 #ifndef SO_PEERGROUPS
 #define SO_PEERGROUPS 59
@@ -33,4 +34,28 @@ int loaderd_peer_groups(int fd, uint32_t *groups, int capacity) {
 
 int loaderd_accept_nonblocking(int fd) {
     return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+int loaderd_uevent_open(void) {
+    int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
+    if (fd < 0) return -1;
+    struct sockaddr_nl address = { .nl_family = AF_NETLINK, .nl_pid = 0, .nl_groups = 1 };
+    if (bind(fd, (struct sockaddr *)&address, sizeof address) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+long loaderd_uevent_receive(int fd, void *buffer, unsigned long capacity) {
+    struct sockaddr_nl sender = {0};
+    socklen_t length = sizeof sender;
+    ssize_t n = recvfrom(fd, buffer, capacity, MSG_DONTWAIT, (struct sockaddr *)&sender, &length);
+    if (n < 0) return -1;
+    // Only the kernel's own messages: a process sending to the group (it would need
+    // CAP_NET_ADMIN) is not a display being plugged in.
+    if (length != sizeof sender || sender.nl_pid != 0) return 0;
+    return (long)n;
 }

@@ -33,11 +33,32 @@ public protocol Display: AnyObject {
     /// Whether each pixel is only on or off (a MAX7219 matrix): the scene then draws loaders'
     /// monochrome designs. False unless a display says otherwise.
     var isMonochrome: Bool { get }
+
+    /// The kernel reported that outputs were plugged, unplugged or changed (a DRM hotplug
+    /// event): look at them again. What the daemon must do about it is the answer. By default
+    /// nothing changes (only `drm` displays have outputs that come and go).
+    func outputsChanged() -> OutputChange
+    /// Whether `outputsChanged` means anything to this display (the daemon listens for hotplug
+    /// events only while one does).
+    var followsOutputs: Bool { get }
+}
+
+/// What a display made of a hotplug event.
+public enum OutputChange: Sendable, Equatable {
+    /// Nothing to do (no change that concerns it, or no output connected: it waits for one).
+    case same
+    /// It follows the change itself (outputs added or set again); the sentence says what happened.
+    case followed(String)
+    /// The connected monitor cannot show the current buffers (another size): the display must
+    /// be opened again, which picks the new mode; the sentence says why.
+    case reopen(String)
 }
 
 extension Display {
     public func close(retainingFrame: Bool) { close() }
     public var isMonochrome: Bool { false }
+    public func outputsChanged() -> OutputChange { .same }
+    public var followsOutputs: Bool { false }
 }
 
 /// A display failure a person can act on: names the display, what failed and a hint.

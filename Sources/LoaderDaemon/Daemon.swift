@@ -36,6 +36,9 @@ public final class Daemon {
     /// Where inotify events are read, allocated once; and the watcher's index in `pollSet`.
     var watchBuffer = [UInt8](repeating: 0, count: 4096)
     var watchIndex = 0
+    /// DRM hotplug events (Hotplug.swift), while a display follows its outputs.
+    var hotplugMonitor: UeventMonitor?
+    var hotplugUnavailable = false
 
     /// Re-reads the settings on SIGHUP (the config file merged with the command line); nil when
     /// there is nothing to re-read. Throws a message naming what is wrong in the file.
@@ -169,6 +172,7 @@ public final class Daemon {
                 if revents != 0 { service(connections[i], revents: revents, now: now) }
             }
             if pollSet[watchIndex].revents != 0 { serviceDeviceWatch(now: now) }
+            if pollSet[watchIndex + 1].revents != 0 { serviceHotplug(now: now) }
             if pollSet[3].revents != 0 { acceptClients(now: now) }
             boot?.service(self, now: now)
             expireIdle(now: now)
@@ -198,6 +202,7 @@ public final class Daemon {
         }
         watchIndex = pollSet.count
         pollSet.append(pollfd(fd: deviceWatcher?.fd ?? -1, events: Poll.readable, revents: 0))
+        pollSet.append(pollfd(fd: hotplugDescriptor(), events: Poll.readable, revents: 0))
         boot?.appendPollFDs(&pollSet, accepting: accepting)
     }
 

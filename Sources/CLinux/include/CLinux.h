@@ -28,6 +28,16 @@ int loaderd_argument_count(void);
 const char *loaderd_argument(int index);
 
 
+/// A netlink socket (non-blocking, close-on-exec) on the kernel's uevent multicast group: the
+/// events udev itself reads (a display plugged in, a monitor swapped). sockaddr_nl and
+/// NETLINK_KOBJECT_UEVENT come from <linux/netlink.h>, which Swift's Glibc module does not
+/// include. Returns the descriptor, or -1 with errno set.
+int loaderd_uevent_open(void);
+
+/// Receives one uevent into `buffer`: its length, 0 for a message that did not come from the
+/// kernel (netlink port 0) and was dropped, or -1 with errno set (EAGAIN: none queued).
+long loaderd_uevent_receive(int fd, void *buffer, unsigned long capacity);
+
 #include "loaderd_fb.h"
 #include "loaderd_drm.h"
 #include "CLinuxSPI.h"

@@ -316,6 +316,36 @@ public final class DRMDisplay: Display {
         statistics.recoveries += 1
     }
 
+    public var followsOutputs: Bool { !closed }
+
+    /// A hotplug event: asks the outputs again (probing reads EDID, so only on an event) and
+    /// chooses as `open` would. The same size: shown on the outputs chosen now (a monitor plugged
+    /// back, a second one mirrored). Another size (a monitor that prefers another mode, or the
+    /// one `mode=` names offered again elsewhere): the display asks to be opened again, with
+    /// buffers and placement for that mode. Nothing connected: it waits for the next event.
+    public func outputsChanged() -> OutputChange {
+        guard !closed, let probe = try? card.drmProbe(probe: true) else { return .same }
+        guard case .success(let choice) = DRMOutputChoice.choose(probe.outputs, crtcCount: probe.crtcIDs.count,
+                                                                 connector: options.connector, mode: options.mode) else {
+            return .same
+        }
+        let names = choice.assignments.map { $0.output.name }
+        if choice.width != screenWidth || choice.height != screenHeight {
+            return .reopen("\(names.joined(separator: ", ")) now shows \(choice.width)x\(choice.height), not \(screenWidth)x\(screenHeight)")
+        }
+        if names == outputNames && !needsModeset { return .same }
+        outputs = choice.assignments.compactMap { a in probe.timing(a).map { (probe.crtcIDs[a.crtcIndex], [a.output.connectorID], $0) } }
+        outputNames = names
+        pendingFlips = 0
+        do { try setCRTCs() } catch {
+            needsModeset = true
+            return .same
+        }
+        needsModeset = false
+        statistics.recoveries += 1
+        return .followed("showing \(screenWidth)x\(screenHeight) on \(names.joined(separator: ", "))")
+    }
+
     public func clear() throws(DisplayError) {
         guard !closed else { throw DisplayError(display: name, message: "cleared after close") }
         writer.fillBackground(bases.0, rowPixels: screenWidth, rows: screenHeight)

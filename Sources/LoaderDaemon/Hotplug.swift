@@ -1,0 +1,84 @@
+import Displays
+import LinuxSystem
+import Loaders
+import Raster
+
+/// Holds the place of a display that asked to be opened again after a hotplug event (a monitor
+/// swapped for one with another size) when opening failed: the next hotplug event tries again.
+/// Never drawn: the slot waits meanwhile.
+final class ReopeningDisplay: Display {
+    let name: String
+    let why: String
+    init(name: String, why: String) { self.name = name; self.why = why }
+    var canvasWidth: Int { 1 }
+    var canvasHeight: Int { 1 }
+    var framesPerSecond: Int { 1 }
+    func show(_ canvas: Canvas) throws(DisplayError) { throw DisplayError(display: name, message: why) }
+    func clear() throws(DisplayError) { throw DisplayError(display: name, message: why) }
+    func close() {}
+    var followsOutputs: Bool { true }
+    func outputsChanged() -> OutputChange { .reopen(why) }
+}
+
+/// Monitors plugged in, unplugged or swapped while the splash is up: the kernel's DRM hotplug
+/// events (a netlink socket, UeventMonitor) are read in the loop, and each display that has
+/// outputs looks at them again — so a monitor with another preferred mode gets the splash in its
+/// own mode, and a second monitor plugged in is mirrored, without any polling.
+extension Daemon {
+    /// Listens for hotplug events while a display follows its outputs (made on first need; a
+    /// kernel or sandbox without netlink leaves displays as they are, with one warning).
+    func hotplugDescriptor() -> Int32 {
+        if hotplugMonitor == nil && !hotplugUnavailable && slots.contains(where: { $0.display.followsOutputs }) {
+            do { hotplugMonitor = try UeventMonitor() } catch {
+                hotplugUnavailable = true
+                logger.warning("cannot listen for display hotplug events (netlink: \(error)); a monitor swapped while the splash is up keeps the old mode")
+            }
+        }
+        return hotplugMonitor?.fd ?? -1
+    }
+
+    func serviceHotplug(now: Int64) {
+        guard let monitor = hotplugMonitor else { return }
+        let hotplug = watchBuffer.withUnsafeMutableBytes { monitor.drainDRMHotplug(into: $0) }
+        guard hotplug else { return }
+        for slot in slots where slot.display.followsOutputs {
+            switch slot.display.outputsChanged() {
+            case .same:
+                break
+            case .followed(let what):
+                logger.notice("\(slot.display.name): outputs changed; \(what)")
+                slot.showsBlank = false
+                slot.invalidate(now: now)
+            case .reopen(let why):
+                reopenForOutputs(slot, why: why, now: now)
+            }
+        }
+    }
+
+    /// Opens the slot's display again from its spec (the mode is chosen anew) and draws the
+    /// current frame on it at once.
+    func reopenForOutputs(_ slot: DisplaySlot, why: String, now: Int64) {
+        let name = slot.display.name
+        slot.display.close()
+        let display: any Display
+        do { display = try DisplayFactory.open(slot.spec) } catch {
+            logger.warning("\(name): \(why); opening it again failed (\(error.message)); trying again at the next hotplug event")
+            slot.display = ReopeningDisplay(name: name, why: why)
+            slot.waiting = true
+            slot.deadline = nil
+            return
+        }
+        logger.notice("\(name): \(why); opened again: \(display.name) \(display.canvasWidth)x\(display.canvasHeight)")
+        slot.display = display
+        slot.dimmed = Canvas(width: display.canvasWidth, height: display.canvasHeight)
+        slot.waiting = false
+        slot.showsBlank = false
+        slot.lastError = nil
+        slot.failures = 0
+        if let session = state.session {
+            slot.scene = Scene(loader: session.loader, width: display.canvasWidth, height: display.canvasHeight, options: sceneOptions(for: display))
+        }
+        slot.deadline = nil
+        slot.invalidate(now: now)
+    }
+}
