@@ -8,6 +8,10 @@ Writes OUT/report.md (figures and PASS/FAIL per assertion) and exits 1 when anyt
 """
 import os, re, sys
 
+sys.dont_write_bytecode = True  # no __pycache__ left in scripts/
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+screen = __import__("boot-test-screen")
+
 # The display's arrival: a framebuffer (efifb, or a DRM driver's fbdev emulation), or a DRM driver
 # (the DRM variants have no framebuffer); whichever the kernel logs first.
 DEVICE = re.compile(r"^\[\s*([0-9.]+)\].*(\bfb0: .*frame buffer device|\[drm\] Initialized )")
@@ -98,7 +102,8 @@ def boot(dir):
     login = next((f for f in reversed(boot_frames) if f[1] != "text"), None)
     if splash and login:
         fig["splash gone to text (s)"] = round(g(login[0]), 2)
-    after = [f for f in frames if status_t <= f[0] < marks["poweroff"]]
+    # (Up to the pixel comparison's own loaderd, which draws a splash on purpose.)
+    after = [f for f in frames if status_t <= f[0] < marks.get("pixel-start", marks["poweroff"])]
     check("no splash after `loaderctl status`", after and all(f[1] != "splash" for f in after),
           " ".join(sorted({f[1] for f in after})))
     units = read(os.path.join(dir, "cmd-units.txt"))
@@ -117,10 +122,38 @@ def boot(dir):
         saved = re.search(r"boot timeline: (\d+) units over .* saved to ", journal)
         check("boot timeline saved at the end (PID 1's messages through plymouth = \"auto\")", saved is not None,
               f"{saved.group(1)} units" if saved else "no 'boot timeline: ... saved' in the journal")
+    if r["dir"].startswith("drm-"):
+        check("through DRM, the screen equals `loaderctl render` placed as configured", *pixel_comparison(dir))
     shut = [f for f in frames if f[0] >= marks["poweroff"]]
     fig["shutdown splash frames"] = sum(1 for f in shut if f[1] == "splash")
     check("splash during shutdown (loaderd-shutdown.service)", fig["shutdown splash frames"] > 0)
     return r
+
+
+def pixel_comparison(dir):
+    """The installed loaderd's frame on the card (shoot-pixel.ppm: the bar at 40 %, 64x32 at scale
+    4, centred, frozen at t = 0) against loaderctl's offline render of it (expected-pixel.ppm),
+    every pixel of the screen. Returns (ok, detail)."""
+    try:
+        shot = screen.read_ppm(os.path.join(dir, "shoot-pixel.ppm"))
+        want = screen.read_ppm(os.path.join(dir, "expected-pixel.ppm"))
+    except (OSError, ValueError) as e:
+        return False, f"no screendump or reference ({e}); see cmd-pixel-start.txt"
+    (w, h, pixels), (cw, ch, canvas) = shot, want
+    scale, background = 4, bytes((0x10, 0x20, 0x30))
+    x0, y0 = (w - cw * scale) // 2, (h - ch * scale) // 2
+    differ, first = 0, None
+    for y in range(h):
+        for x in range(w):
+            cx, cy = (x - x0) // scale, (y - y0) // scale
+            inside = 0 <= x - x0 < cw * scale and 0 <= y - y0 < ch * scale
+            expected = canvas[(cy * cw + cx) * 3:(cy * cw + cx) * 3 + 3] if inside else background
+            got = pixels[(y * w + x) * 3:(y * w + x) * 3 + 3]
+            if got != expected:
+                differ += 1
+                first = first or f"({x},{y}) expected #{expected.hex()}, got #{got.hex()}"
+    lit = sum(1 for i in range(0, len(canvas), 3) if canvas[i:i + 3] != background)
+    return differ == 0 and lit > 100, f"{w}x{h}, {differ} pixels differ" + (f", first at {first}" if first else "") + f"; {lit} canvas pixels drawn"
 
 
 def main():

@@ -8,7 +8,8 @@ ttyS0, set up by scripts/boot-test) waits for the boot to finish, then runs the 
 --commands, each between @@@BEGIN/@@@END markers, and powers the guest off.
 
 Writes to --out: frames.tsv (host seconds since qemu start, class, progress, digest), serial.log,
-cmd-NAME.txt per command, clock.txt (host time at which the guest's /proc/uptime was read, so
+cmd-NAME.txt per command, shoot-NAME.ppm per "shoot-NAME" line of --commands (a screendump at
+that moment), clock.txt (host time at which the guest's /proc/uptime was read, so
 frames can be put on the guest's clock), first-splash.png, last.png, and a PNG per class change.
 """
 import argparse, json, os, socket, subprocess, sys, threading, time
@@ -76,6 +77,7 @@ class Shooter:
         self.stop = threading.Event()
         self.rows, self.last_class, self.saved_splash, self.saved_at = [], None, False, 0.0
         self.dump = f"/dev/shm/boot-test-{os.getpid()}.ppm"
+        self.lock = threading.Lock()  # the periodic loop and shoot() share the QMP connection
         for _ in range(100):
             try:
                 self.sock = socket.socket(socket.AF_UNIX)
@@ -99,9 +101,17 @@ class Shooter:
                 return msg
 
     def _cmd(self, obj):
-        self.f.write(json.dumps(obj).encode() + b"\n")
-        self.f.flush()
-        return self._read()
+        with self.lock:
+            self.f.write(json.dumps(obj).encode() + b"\n")
+            self.f.flush()
+            return self._read()
+
+    def shoot(self, path):
+        """One screendump kept whole (PPM) at `path`, between the periodic ones."""
+        try:
+            return "return" in self._cmd({"execute": "screendump", "arguments": {"filename": path}})
+        except (OSError, EOFError, ValueError):
+            return False
 
     def _loop(self):
         next_t = time.monotonic()
@@ -187,6 +197,9 @@ def main():
             marks.write(f"{name}\t{time.monotonic() - t0:.3f}\n")
             if name == "sleep":
                 time.sleep(float(command))
+                continue
+            if name.startswith("shoot-"):  # a screendump kept whole, for a pixel comparison
+                shooter.shoot(os.path.join(a.out, f"{name}.ppm"))
                 continue
             out = serial.run(name, command, 120)
             with open(os.path.join(a.out, f"cmd-{name}.txt"), "w") as f:
