@@ -36,6 +36,11 @@ public final class Daemon {
     /// Where inotify events are read, allocated once; and the watcher's index in `pollSet`.
     var watchBuffer = [UInt8](repeating: 0, count: 4096)
     var watchIndex = 0
+    /// The watches of /dev and /dev/dri that tell `auto` displays of new devices (AutoDisplayWatch.swift).
+    var devWatch: Int32?
+    var driWatch: Int32?
+    /// The process's exit status once `run` returns: 0, or `Daemon.noDisplayStatus`.
+    public internal(set) var exitStatus: Int32 = 0
 
     /// Re-reads the settings on SIGHUP (the config file merged with the command line); nil when
     /// there is nothing to re-read. Throws a message naming what is wrong in the file.
@@ -169,6 +174,7 @@ public final class Daemon {
                 if revents != 0 { service(connections[i], revents: revents, now: now) }
             }
             if pollSet[watchIndex].revents != 0 { serviceDeviceWatch(now: now) }
+            giveUpWaits(now: now)
             if pollSet[3].revents != 0 { acceptClients(now: now) }
             boot?.service(self, now: now)
             expireIdle(now: now)
@@ -205,6 +211,7 @@ public final class Daemon {
     func pollTimeout(now: Int64) -> Int32 {
         var due: Int64? = acceptPausedUntil > now ? acceptPausedUntil - now : nil
         if let until = finishingUntil { due = Swift.min(due ?? until - now, until - now) }
+        if let expiry = earliestWaitExpiry() { due = Swift.min(due ?? expiry - now, expiry - now) }
         if let oldest = connections.lazy.map { $0.lastActivity }.min() {
             let idle = oldest + configuration.idleTimeout - now
             due = Swift.min(due ?? idle, idle)
