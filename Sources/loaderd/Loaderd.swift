@@ -42,6 +42,7 @@ struct Loaderd {
         OptionSpec(name: "boot-timeline", kind: .value, valueName: "PATH", help: "Where the Plymouth front end keeps the previous boot's timeline (default: the config's, else \(BootTimeline.defaultPath))."),
         OptionSpec(name: "boot-status-messages", kind: .flag, valueName: nil, help: "Show each unit systemd reports over the Plymouth socket on the message line."),
         OptionSpec(name: "mode-loader", kind: .value, valueName: "MODE=NAME", help: "The loader Plymouth's change-mode MODE switches to, repeatable (e.g. shutdown=worm)."),
+        OptionSpec(name: "pid-file", kind: .value, valueName: "PATH", help: "Write the process id to PATH once the socket is served (a starting script's sign that loaderd is up), and remove it at exit."),
         OptionSpec(name: "config", kind: .value, valueName: "FILE", help: "Read settings from this TOML file (config/loaderd.toml documents every key); flags given here override it. SIGHUP re-reads it."),
         OptionSpec(name: "check-config", kind: .value, valueName: "FILE", help: "Check a config file, print what is wrong with line, column and key, and exit (0 when good)."),
     ]
@@ -64,6 +65,7 @@ struct Loaderd {
     var bootTimeline: String?
     var bootStatusMessages = false
     var modeLoader: [String] = []
+    var pidFile: String?
     var config: String?
     var checkConfig: String?
 
@@ -116,6 +118,7 @@ struct Loaderd {
         command.bootTimeline = parsed.last("boot-timeline")
         command.bootStatusMessages = parsed.has("boot-status-messages")
         command.modeLoader = parsed.all("mode-loader")
+        command.pidFile = parsed.last("pid-file")
         command.config = parsed.last("config")
         command.checkConfig = parsed.last("check-config")
         try command.validate()
@@ -153,6 +156,7 @@ struct Loaderd {
                 throw UsageError(message: "--mode-loader expects MODE=LOADER with a loader from `loaderctl list`, got '\(pair)'")
             }
         }
+        if let pidFile, pidFile.isEmpty || pidFile.hasSuffix("/") { throw UsageError(message: "--pid-file must name a file, got '\(pidFile)'") }
         if let bootTimeline, !bootTimeline.hasPrefix("/") { throw UsageError(message: "--boot-timeline must be an absolute path, got '\(bootTimeline)'") }
         for spec in display {
             do { _ = try DisplaySpec(parsing: spec) } catch { throw UsageError(message: error.description) }
@@ -184,7 +188,12 @@ struct Loaderd {
             // SIGHUP re-reads the file and applies these same flags on top again.
             daemon.reloadConfiguration = { () throws(ConfigError) in try self.settings() }
         }
+        if let pidFile, let problem = PidFile.write(pidFile) {
+            // Not fatal: the splash matters more than the file; the log says what it costs.
+            logger.error("--pid-file \(pidFile): \(problem); a starting script cannot tell that loaderd is up")
+        }
         daemon.run()
+        if let pidFile { PidFile.remove(pidFile) }
         CLinux.exit(daemon.exitStatus)
     }
 
