@@ -45,10 +45,20 @@ extension Daemon {
 
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 || errno != ENOENT }
 
-    /// Watches the directory of each slot's device (or the first missing directory on its path).
+    /// Watches the directory of each slot's device (or the first missing directory on its path),
+    /// then looks once more for the devices still missing: one made between the first look and the
+    /// watch would otherwise be seen only at the next event there.
     func watchDevices() {
         for slot in slots where slot.search == nil && slot.devicePath != nil { watchDevice(slot) }
         if slots.contains(where: { $0.search != nil }) { watchDeviceDirectories() }
+        let now = MonotonicClock.now()
+        for slot in slots where slot.waiting {
+            if let search = slot.search {
+                searchAgain(slot, search, now: now)
+            } else if let path = slot.devicePath, Self.exists(path) {
+                reopen(slot, now: now)
+            }
+        }
     }
 
     /// The inotify instance, made on first use; nil (logged) when the kernel refuses one.
