@@ -39,6 +39,8 @@ public final class Daemon {
     /// The watches of /dev and /dev/dri that tell `auto` displays of new devices (AutoDisplayWatch.swift).
     var devWatch: Int32?
     var driWatch: Int32?
+    /// Follows PID 1 into the real root when started in the initramfs (DisplayWatch.swift).
+    var rootFollower = RootFollower()
     /// The process's exit status once `run` returns: 0, or `Daemon.noDisplayStatus`.
     public internal(set) var exitStatus: Int32 = 0
 
@@ -299,6 +301,7 @@ public final class Daemon {
             }
             slot.display.close(retainingFrame: retainSplash)
         }
+        followRoot()  // the socket's path is the real root's once PID 1 is there
         listener.removeFile()
         logger.info("stopped")
     }

@@ -1,4 +1,5 @@
 import CLinux
+import Displays
 import LinuxSystem
 
 /// `display_timeout` (`--display-timeout`): how long a missing display is waited for. A display

@@ -93,6 +93,7 @@ extension Daemon {
     /// (or a directory on its path) appeared or changed permissions try to open it.
     func serviceDeviceWatch(now: Int64) {
         guard let watcher = deviceWatcher else { return }
+        followRoot()  // before any path is opened: a device the real root's udev loads
         var touched: [(slot: DisplaySlot, events: Inotify.Events)] = []
         var found: [(path: String, events: Inotify.Events)] = []
         watchBuffer.withUnsafeMutableBytes { buffer in
@@ -164,6 +165,19 @@ extension Daemon {
         slot.deadline = nil
         slot.invalidate(now: now)
         logger.notice("display \(display.name) \(display.canvasWidth)x\(display.canvasHeight) appeared; drawing on it")
+    }
+
+    /// Started in the initramfs, and PID 1 has switched to the real root: follow it, so that
+    /// /dev/... (and the socket's path) resolve there (RootFollower). Logged once.
+    func followRoot() {
+        guard let follower = rootFollower else { return }
+        switch follower.followIfMoved() {
+        case .success(true): logger.notice("PID 1 switched to a new root; following it, so device paths resolve there")
+        case .success(false): break
+        case .failure(let e):
+            logger.error("PID 1 switched to a new root; following it failed (\(e)), so a display that appears from now on cannot be opened")
+            rootFollower = nil
+        }
     }
 
     static func parent(_ path: String) -> String {
