@@ -8,8 +8,9 @@ import LinuxSystem
 /// wait again for a device that did not come).
 extension Daemon {
     /// The exit status when every display was given up: distinct from 1 (could not start or run),
-    /// so a service manager or a script can tell "no display on this machine" apart.
-    public static let noDisplayStatus: Int32 = 3
+    /// so a service manager or a script can tell "no display on this machine" apart; and from
+    /// loaderctl's 3 (daemon unreachable): one table of statuses serves both programs.
+    public static let noDisplayStatus: Int32 = 4
 
     /// When the first waiting display is given up (CLOCK_MONOTONIC ns); nil: never.
     func earliestWaitExpiry() -> Int64? {

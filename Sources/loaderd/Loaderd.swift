@@ -16,7 +16,7 @@ struct Loaderd {
         Display types: \(DisplayFactory.typeList).
         Example: loaderd --display image:path=/tmp/frame.png,size=64x32 --socket /tmp/loaderd.sock --loader linkedin
         Exit status: 0 done; 1 it could not start or run (the log line says why); 2 usage error; \
-        3 no display: every display was missing for --display-timeout.
+        4 no display: every display was missing for --display-timeout.
         """
     }
 
@@ -34,7 +34,7 @@ struct Loaderd {
         OptionSpec(name: "message", kind: .value, valueName: nil, help: "The message line at launch."),
         OptionSpec(name: "max-clients", kind: .value, valueName: nil, help: "Most clients connected at once (default: the config's, else 64)."),
         OptionSpec(name: "idle-timeout", kind: .value, valueName: "SECONDS", help: "Close a client silent for this long (default: the config's, else 60)."),
-        OptionSpec(name: "display-timeout", kind: .value, valueName: "SECONDS", help: "Give up a display still missing after this long; 0: wait forever (default: the config's, else 60). With no display left, exit with status 3."),
+        OptionSpec(name: "display-timeout", kind: .value, valueName: "SECONDS", help: "Give up a display still missing after this long; 0: wait forever (default: the config's, else 60). With no display left, exit with status 4."),
         OptionSpec(name: "log-level", kind: .value, valueName: "LEVEL", help: "trace, debug, info, notice, warning, error or critical (default: the config's, else info)."),
         OptionSpec(name: "freeze-time", kind: .value, valueName: "SECONDS", help: "TEST: every frame is drawn at this elapsed time, so frames are deterministic (redrawn only when a command changes something; an exit never ends)."),
         OptionSpec(name: "psplash-fifo", kind: .value, valueName: "DIR", help: "Also read psplash's FIFO commands from DIR/psplash_fifo (bare --psplash-fifo: $PSPLASH_FIFO_DIR, else /run)."),

@@ -62,18 +62,18 @@ import Glibc
         #expect(!p.log.contains("giving up"), "\(p.log)")
     }
 
-    /// No display at all appears: loaderd says so and exits with status 3 (distinct from 1, so
-    /// loaderd.service's RestartPreventExitStatus=3 does not start it again), its socket removed.
-    @Test func withEveryDisplayGivenUpTheDaemonExitsWithStatus3() throws {
+    /// No display at all appears: loaderd says so and exits with status 4 (distinct from 1, so
+    /// loaderd.service's RestartPreventExitStatus=4 does not start it again), its socket removed.
+    @Test func withEveryDisplayGivenUpTheDaemonExitsWithStatus4() throws {
         let dir = try Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let sock = dir + "/s.sock"
         let p = try Spawned(Paths.loaderd, ["--socket", sock, "--display-timeout", "0.1",
                                             "--display", "fb:device=\(dir)/a/fb0,geometry=64x16,format=xrgb8888,console=keep",
                                             "--display", "fb:device=\(dir)/b/fb0,geometry=64x16,format=xrgb8888,console=keep"], logPath: dir + "/log")
-        #expect(try p.wait() == 3, "\(p.log)")
+        #expect(try p.wait() == 4, "\(p.log)")
         #expect(p.log.split(separator: "\n").filter { $0.contains("giving up on this display") }.count == 2, "\(p.log)")
-        #expect(p.log.contains("<3>no display left: none appeared within display_timeout (0.1 s); exiting with status 3"), "\(p.log)")
+        #expect(p.log.contains("<3>no display left: none appeared within display_timeout (0.1 s); exiting with status 4"), "\(p.log)")
         #expect(!FileManager.default.fileExists(atPath: sock), "the socket was left behind")
     }
 
@@ -94,7 +94,7 @@ import Glibc
             console = "keep"
             """.write(toFile: config, atomically: true, encoding: .utf8)
         let p = try Spawned(Paths.loaderd, ["--config", config], logPath: dir + "/log")
-        #expect(try p.wait() == 3, "\(p.log)")
+        #expect(try p.wait() == 4, "\(p.log)")
         #expect(p.log.contains("did not appear within 0.3 s (display_timeout)"), "\(p.log)")
     }
 
@@ -117,7 +117,7 @@ import Glibc
             && waits[0].hasSuffix("; waiting for /dev/dri/card* or /dev/fb* to appear"), "\(p.log)")
 
         let timed = try Spawned(Paths.loaderd, ["--socket", sock, "--display", "auto", "--display-timeout", "0.1"], logPath: dir + "/log2")
-        #expect(try timed.wait() == 3, "\(timed.log)")
+        #expect(try timed.wait() == 4, "\(timed.log)")
         #expect(timed.log.contains("<3>auto: /dev/dri/card* or /dev/fb* did not appear within 0.1 s (display_timeout); giving up on this display"), "\(timed.log)")
     }
 
