@@ -4,11 +4,11 @@
 _loaderd() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
     local options="--socket --socket-group --display --loader --set --progress --message
-        --max-clients --idle-timeout --log-level --freeze-time --psplash-fifo --plymouth
-        --boot-timeline --boot-status-messages --mode-loader --config --check-config --version
+        --max-clients --idle-timeout --display-timeout --log-level --freeze-time --psplash-fifo --plymouth
+        --boot-timeline --boot-status-messages --mode-loader --pid-file --config --check-config --version
         --help -h"
     case $prev in
-        --config|--check-config|--socket|--boot-timeline) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --config|--check-config|--socket|--boot-timeline|--pid-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --psplash-fifo) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --socket-group) COMPREPLY=($(compgen -g -- "$cur")); return ;;
         --log-level) COMPREPLY=($(compgen -W "trace debug info notice warning error critical" -- "$cur")); return ;;
@@ -22,7 +22,7 @@ _loaderd() {
             [[ -x $ctl ]] || ctl=loaderctl
             COMPREPLY=($(compgen -W "$("$ctl" list --names 2>/dev/null)" -- "$cur"))
             return ;;
-        --set|--progress|--message|--max-clients|--idle-timeout|--freeze-time|--mode-loader) return ;;
+        --set|--progress|--message|--max-clients|--idle-timeout|--display-timeout|--freeze-time|--mode-loader) return ;;
     esac
     COMPREPLY=($(compgen -W "$options" -- "$cur"))
 }

@@ -39,6 +39,13 @@ public final class Daemon {
     /// DRM hotplug events (Hotplug.swift), while a display follows its outputs.
     var hotplugMonitor: UeventMonitor?
     var hotplugUnavailable = false
+    /// The watches of /dev and /dev/dri that tell `auto` displays of new devices (AutoDisplayWatch.swift).
+    var devWatch: Int32?
+    var driWatch: Int32?
+    /// Follows PID 1 into the real root when started in the initramfs (DisplayWatch.swift).
+    var rootFollower = RootFollower()
+    /// The process's exit status once `run` returns: 0, or `Daemon.noDisplayStatus`.
+    public internal(set) var exitStatus: Int32 = 0
 
     /// Re-reads the settings on SIGHUP (the config file merged with the command line); nil when
     /// there is nothing to re-read. Throws a message naming what is wrong in the file.
@@ -173,6 +180,7 @@ public final class Daemon {
             }
             if pollSet[watchIndex].revents != 0 { serviceDeviceWatch(now: now) }
             if pollSet[watchIndex + 1].revents != 0 { serviceHotplug(now: now) }
+            giveUpWaits(now: now)
             if pollSet[3].revents != 0 { acceptClients(now: now) }
             boot?.service(self, now: now)
             expireIdle(now: now)
@@ -210,6 +218,7 @@ public final class Daemon {
     func pollTimeout(now: Int64) -> Int32 {
         var due: Int64? = acceptPausedUntil > now ? acceptPausedUntil - now : nil
         if let until = finishingUntil { due = Swift.min(due ?? until - now, until - now) }
+        if let expiry = earliestWaitExpiry() { due = Swift.min(due ?? expiry - now, expiry - now) }
         if let oldest = connections.lazy.map { $0.lastActivity }.min() {
             let idle = oldest + configuration.idleTimeout - now
             due = Swift.min(due ?? idle, idle)
@@ -297,6 +306,7 @@ public final class Daemon {
             }
             slot.display.close(retainingFrame: retainSplash)
         }
+        followRoot()  // the socket's path is the real root's once PID 1 is there
         listener.removeFile()
         logger.info("stopped")
     }

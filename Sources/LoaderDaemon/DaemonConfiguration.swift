@@ -20,6 +20,8 @@ public struct DaemonConfiguration: Sendable {
     /// Nanoseconds a client may stay silent before it is disconnected.
     public var idleTimeout: Int64 = 60_000_000_000
     public var maxLine = 4096
+    /// Nanoseconds a missing display is waited for before it is given up; 0: forever.
+    public var displayTimeout: Int64 = DisplayTimeout.nanoseconds(seconds: DisplayTimeout.defaultSeconds)
     public var maxOutput = 64 * 1024
     /// Test mode: every frame is drawn at this elapsed time (deterministic frames).
     public var freezeTime: Microseconds? = nil
@@ -48,6 +50,7 @@ extension DaemonConfiguration {
         maxClients = config.daemon.maxClients
         idleTimeout = config.daemon.idleTimeout == 0 ? Int64.max / 4 : config.daemon.idleTimeout * 1000
         maxLine = config.daemon.maxLine
+        displayTimeout = config.daemon.displayTimeout * 1000
         logLevel = config.daemon.logLevel
         boot = config.boot.settings
         configPath = path

@@ -8,10 +8,16 @@ final class DisplaySlot {
     /// The open display, or a `WaitingDisplay` while its device is missing.
     var display: any Display
     let spec: DisplaySpec
-    /// The device node a missing or vanished display is waited for (fb: and drm: with a path).
-    let devicePath: String?
+    /// The device node a missing or vanished display is waited for (fb: and drm: with a path);
+    /// for a display that searches (`auto`), the device it opened, nil while it waits.
+    var devicePath: String?
+    /// `auto` and `drm:device=auto`: which devices the search takes (AutoDisplayWatch.swift).
+    let search: AutoSearch?
     /// The device is missing: nothing is drawn until inotify reports it (DisplayWatch.swift).
     var waiting = false
+    /// CLOCK_MONOTONIC nanoseconds at which the current wait began: the display is given up
+    /// `display_timeout` later (DisplayTimeout.swift).
+    var waitingSince: Int64?
     /// The inotify watch that reports the device (or the first missing directory on its path):
     /// its descriptor and the name in that directory.
     var watch: (wd: Int32, name: String)?
@@ -37,6 +43,7 @@ final class DisplaySlot {
         self.display = display
         self.spec = spec
         devicePath = Self.devicePath(spec)
+        search = AutoSearch(spec)
         dimmed = Canvas(width: display.canvasWidth, height: display.canvasHeight)
     }
 

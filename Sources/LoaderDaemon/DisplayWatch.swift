@@ -29,6 +29,7 @@ extension Daemon {
     /// The slot for `spec`: its display opened, or waiting when its device node does not exist
     /// (the spec's keys are still checked, so a typo is an error at once).
     static func openOrWait(_ spec: DisplaySpec, logger: Logger) throws(DisplaySpecError) -> DisplaySlot {
+        if let search = AutoSearch(spec) { return try openOrWait(spec, searching: search, logger: logger) }
         do {
             return DisplaySlot(display: try DisplayFactory.open(spec), spec: spec)
         } catch {
@@ -36,6 +37,7 @@ extension Daemon {
             try DisplayFactory.checkKeys(spec)
             let slot = DisplaySlot(display: WaitingDisplay(name: "\(spec.type):\(path)", path: path), spec: spec)
             slot.waiting = true
+            slot.waitingSince = MonotonicClock.now()
             logger.warning("\(spec.type):\(path): \(path) does not exist (yet); waiting for it to appear")
             return slot
         }
@@ -43,20 +45,35 @@ extension Daemon {
 
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 || errno != ENOENT }
 
-    /// Watches the directory of each slot's device (or the first missing directory on its path).
+    /// Watches the directory of each slot's device (or the first missing directory on its path),
+    /// then looks once more for the devices still missing: one made between the first look and the
+    /// watch would otherwise be seen only at the next event there.
     func watchDevices() {
-        for slot in slots where slot.devicePath != nil { watchDevice(slot) }
+        for slot in slots where slot.search == nil && slot.devicePath != nil { watchDevice(slot) }
+        if slots.contains(where: { $0.search != nil }) { watchDeviceDirectories() }
+        let now = MonotonicClock.now()
+        for slot in slots where slot.waiting {
+            if let search = slot.search {
+                searchAgain(slot, search, now: now)
+            } else if let path = slot.devicePath, Self.exists(path) {
+                reopen(slot, now: now)
+            }
+        }
+    }
+
+    /// The inotify instance, made on first use; nil (logged) when the kernel refuses one.
+    func watcher() -> Inotify? {
+        if deviceWatcher == nil {
+            do { deviceWatcher = try Inotify() } catch {
+                logger.error("inotify_init1: \(error); displays that are missing or vanish are not waited for")
+                return nil
+            }
+        }
+        return deviceWatcher
     }
 
     func watchDevice(_ slot: DisplaySlot) {
-        guard let path = slot.devicePath else { return }
-        if deviceWatcher == nil {
-            do { deviceWatcher = try Inotify() } catch {
-                logger.error("inotify_init1: \(error); displays that vanish are not waited for")
-                return
-            }
-        }
-        guard let watcher = deviceWatcher else { return }
+        guard let path = slot.devicePath, let watcher = watcher() else { return }
         // The deepest directory on the path that exists, and the name in it that leads on.
         var directory = Self.parent(path), name = Self.lastComponent(path)
         while !Self.exists(directory) && directory != "/" {
@@ -76,14 +93,18 @@ extension Daemon {
     /// (or a directory on its path) appeared or changed permissions try to open it.
     func serviceDeviceWatch(now: Int64) {
         guard let watcher = deviceWatcher else { return }
+        followRoot()  // before any path is opened: a device the real root's udev loads
         var touched: [(slot: DisplaySlot, events: Inotify.Events)] = []
+        var found: [(path: String, events: Inotify.Events)] = []
         watchBuffer.withUnsafeMutableBytes { buffer in
             watcher.readEvents(into: buffer) { wd, events, name in
-                for slot in slots where slot.watch?.wd == wd && slot.watch?.name == name {
+                for slot in slots where slot.search == nil && slot.watch?.wd == wd && slot.watch?.name == name {
                     touched.append((slot, events))
                 }
+                if let path = autoCandidate(wd: wd, name: name) { found.append((path, events)) }
             }
         }
+        if !found.isEmpty { serviceAutoSearch(found, now: now) }
         for (slot, events) in touched {
             let isDevice = slot.watch?.name == slot.devicePath.map(Self.lastComponent)
             if !slot.waiting && isDevice && !events.isDisjoint(with: [.deleted, .movedOut]) {
@@ -100,9 +121,15 @@ extension Daemon {
     func vanished(_ slot: DisplaySlot) {
         guard let path = slot.devicePath else { return }
         logger.warning("\(slot.display.name): \(path) was removed; waiting for it to come back")
+        startWaiting(slot, WaitingDisplay(name: slot.display.name, path: path), now: MonotonicClock.now())
+    }
+
+    /// Closes the slot's display and holds its place with `placeholder` until a device opens.
+    func startWaiting(_ slot: DisplaySlot, _ placeholder: WaitingDisplay, now: Int64) {
         slot.display.close()
-        slot.display = WaitingDisplay(name: slot.display.name, path: path)
+        slot.display = placeholder
         slot.waiting = true
+        slot.waitingSince = now
         slot.lastError = nil
         slot.failures = 0
         slot.deadline = nil
@@ -121,17 +148,36 @@ extension Daemon {
             watchDevice(slot)
             return
         }
+        adopt(display, into: slot, now: now)
+        watchDevice(slot)
+    }
+
+    /// A waiting slot's device opened: draw the current frame on it at once.
+    func adopt(_ display: any Display, into slot: DisplaySlot, now: Int64) {
         slot.display = display
         slot.dimmed = Canvas(width: display.canvasWidth, height: display.canvasHeight)
         slot.waiting = false
+        slot.waitingSince = nil
         slot.showsBlank = false
         if let session = state.session {
             slot.scene = Scene(loader: session.loader, width: display.canvasWidth, height: display.canvasHeight, options: sceneOptions(for: display))
         }
         slot.deadline = nil
         slot.invalidate(now: now)
-        watchDevice(slot)
         logger.notice("display \(display.name) \(display.canvasWidth)x\(display.canvasHeight) appeared; drawing on it")
+    }
+
+    /// Started in the initramfs, and PID 1 has switched to the real root: follow it, so that
+    /// /dev/... (and the socket's path) resolve there (RootFollower). Logged once.
+    func followRoot() {
+        guard let follower = rootFollower else { return }
+        switch follower.followIfMoved() {
+        case .success(true): logger.notice("PID 1 switched to a new root; following it, so device paths resolve there")
+        case .success(false): break
+        case .failure(let e):
+            logger.error("PID 1 switched to a new root; following it failed (\(e)), so a display that appears from now on cannot be opened")
+            rootFollower = nil
+        }
     }
 
     static func parent(_ path: String) -> String {

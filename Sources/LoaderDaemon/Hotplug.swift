@@ -65,6 +65,7 @@ extension Daemon {
             logger.warning("\(name): \(why); opening it again failed (\(error.message)); trying again at the next hotplug event")
             slot.display = ReopeningDisplay(name: name, why: why)
             slot.waiting = true
+            slot.waitingSince = now  // display_timeout applies as to any display that is waited for
             slot.deadline = nil
             return
         }
@@ -72,6 +73,7 @@ extension Daemon {
         slot.display = display
         slot.dimmed = Canvas(width: display.canvasWidth, height: display.canvasHeight)
         slot.waiting = false
+        slot.waitingSince = nil
         slot.showsBlank = false
         slot.lastError = nil
         slot.failures = 0

@@ -15,7 +15,8 @@ struct Loaderd {
         progress N [force], message [TEXT], status, list, brightness N.
         Display types: \(DisplayFactory.typeList).
         Example: loaderd --display image:path=/tmp/frame.png,size=64x32 --socket /tmp/loaderd.sock --loader linkedin
-        Exit status: 0 done; 1 it could not start or run (the log line says why); 2 usage error.
+        Exit status: 0 done; 1 it could not start or run (the log line says why); 2 usage error; \
+        4 no display: every display was missing for --display-timeout.
         """
     }
 
@@ -33,6 +34,7 @@ struct Loaderd {
         OptionSpec(name: "message", kind: .value, valueName: nil, help: "The message line at launch."),
         OptionSpec(name: "max-clients", kind: .value, valueName: nil, help: "Most clients connected at once (default: the config's, else 64)."),
         OptionSpec(name: "idle-timeout", kind: .value, valueName: "SECONDS", help: "Close a client silent for this long (default: the config's, else 60)."),
+        OptionSpec(name: "display-timeout", kind: .value, valueName: "SECONDS", help: "Give up a display still missing after this long; 0: wait forever (default: the config's, else 60). With no display left, exit with status 4."),
         OptionSpec(name: "log-level", kind: .value, valueName: "LEVEL", help: "trace, debug, info, notice, warning, error or critical (default: the config's, else info)."),
         OptionSpec(name: "freeze-time", kind: .value, valueName: "SECONDS", help: "TEST: every frame is drawn at this elapsed time, so frames are deterministic (redrawn only when a command changes something; an exit never ends)."),
         OptionSpec(name: "psplash-fifo", kind: .value, valueName: "DIR", help: "Also read psplash's FIFO commands from DIR/psplash_fifo (bare --psplash-fifo: $PSPLASH_FIFO_DIR, else /run)."),
@@ -40,6 +42,7 @@ struct Loaderd {
         OptionSpec(name: "boot-timeline", kind: .value, valueName: "PATH", help: "Where the Plymouth front end keeps the previous boot's timeline (default: the config's, else \(BootTimeline.defaultPath))."),
         OptionSpec(name: "boot-status-messages", kind: .flag, valueName: nil, help: "Show each unit systemd reports over the Plymouth socket on the message line."),
         OptionSpec(name: "mode-loader", kind: .value, valueName: "MODE=NAME", help: "The loader Plymouth's change-mode MODE switches to, repeatable (e.g. shutdown=worm)."),
+        OptionSpec(name: "pid-file", kind: .value, valueName: "PATH", help: "Write the process id to PATH once the socket is served (a starting script's sign that loaderd is up), and remove it at exit."),
         OptionSpec(name: "config", kind: .value, valueName: "FILE", help: "Read settings from this TOML file (config/loaderd.toml documents every key); flags given here override it. SIGHUP re-reads it."),
         OptionSpec(name: "check-config", kind: .value, valueName: "FILE", help: "Check a config file, print what is wrong with line, column and key, and exit (0 when good)."),
     ]
@@ -54,6 +57,7 @@ struct Loaderd {
     var message: String?
     var maxClients: Int?
     var idleTimeout: Double?
+    var displayTimeout: Double?
     var logLevel: String?
     var freezeTime: Double?
     var psplashFifo: String?
@@ -61,6 +65,7 @@ struct Loaderd {
     var bootTimeline: String?
     var bootStatusMessages = false
     var modeLoader: [String] = []
+    var pidFile: String?
     var config: String?
     var checkConfig: String?
 
@@ -105,6 +110,7 @@ struct Loaderd {
         command.message = parsed.last("message")
         command.maxClients = try ArgumentSyntax.convert(parsed, option("max-clients")) { Int($0) }
         command.idleTimeout = try ArgumentSyntax.convert(parsed, option("idle-timeout")) { Double($0) }
+        command.displayTimeout = try ArgumentSyntax.convert(parsed, option("display-timeout")) { Double($0) }
         command.logLevel = parsed.last("log-level")
         command.freezeTime = try ArgumentSyntax.convert(parsed, option("freeze-time")) { Double($0) }
         command.psplashFifo = parsed.last("psplash-fifo")
@@ -112,6 +118,7 @@ struct Loaderd {
         command.bootTimeline = parsed.last("boot-timeline")
         command.bootStatusMessages = parsed.has("boot-status-messages")
         command.modeLoader = parsed.all("mode-loader")
+        command.pidFile = parsed.last("pid-file")
         command.config = parsed.last("config")
         command.checkConfig = parsed.last("check-config")
         try command.validate()
@@ -131,6 +138,7 @@ struct Loaderd {
         }
         if let maxClients, !(1...4096).contains(maxClients) { throw UsageError(message: "--max-clients must be from 1 to 4096, got \(maxClients)") }
         if let problem = LaunchCheck.problem(loader: loader, assignments: assignments, idleTimeout: idleTimeout, message: message) { throw UsageError(message: problem) }
+        if let displayTimeout, let problem = DisplayTimeout.problem(seconds: displayTimeout) { throw UsageError(message: "--display-timeout " + problem) }
         if let logLevel, Logger.Level(rawValue: logLevel) == nil {
             throw UsageError(message: "--log-level must be one of " + Logger.Level.allCases.map { $0.rawValue }.joined(separator: ", ") + ", got '\(logLevel)'")
         }
@@ -148,6 +156,7 @@ struct Loaderd {
                 throw UsageError(message: "--mode-loader expects MODE=LOADER with a loader from `loaderctl list`, got '\(pair)'")
             }
         }
+        if let pidFile, pidFile.isEmpty || pidFile.hasSuffix("/") { throw UsageError(message: "--pid-file must name a file, got '\(pidFile)'") }
         if let bootTimeline, !bootTimeline.hasPrefix("/") { throw UsageError(message: "--boot-timeline must be an absolute path, got '\(bootTimeline)'") }
         for spec in display {
             do { _ = try DisplaySpec(parsing: spec) } catch { throw UsageError(message: error.description) }
@@ -179,7 +188,13 @@ struct Loaderd {
             // SIGHUP re-reads the file and applies these same flags on top again.
             daemon.reloadConfiguration = { () throws(ConfigError) in try self.settings() }
         }
+        if let pidFile, let problem = PidFile.write(pidFile) {
+            // Not fatal: the splash matters more than the file; the log says what it costs.
+            logger.error("--pid-file \(pidFile): \(problem); a starting script cannot tell that loaderd is up")
+        }
         daemon.run()
+        if let pidFile { PidFile.remove(pidFile) }
+        CLinux.exit(daemon.exitStatus)
     }
 
     /// The config file's settings (when --config is given) with the flags given here on top.
@@ -203,6 +218,7 @@ struct Loaderd {
         if let message { settings.message = message }
         if let maxClients { settings.maxClients = maxClients }
         if let idleTimeout { settings.idleTimeout = IdleTimeout.nanoseconds(seconds: idleTimeout) }
+        if let displayTimeout { settings.displayTimeout = DisplayTimeout.nanoseconds(seconds: displayTimeout) }
         if let freezeTime { settings.freezeTime = Time.microseconds(seconds: freezeTime) }
         if let logLevel { settings.logLevel = Logger.Level(rawValue: logLevel) ?? .info }
         if let psplashFifo { settings.boot.psplashFifoDirectory = psplashFifo }

@@ -137,9 +137,9 @@ struct ConfigTests {
     }
 
     @Test(arguments: [
-        ("[daemon]\nmax_client = 3", "loaderd.toml:2:1: unknown key 'max_client' in [daemon] (did you mean 'max_clients'?); known keys: socket, socket_group, max_clients, idle_timeout, max_line, log_level"),
-        ("[daemon]\nmax-clients = 3", "loaderd.toml:2:1: unknown key 'max-clients' in [daemon] (did you mean 'max_clients'?); known keys: socket, socket_group, max_clients, idle_timeout, max_line, log_level"),
-        ("[daemon]\n  sockt = \"/x\"", "loaderd.toml:2:3: unknown key 'sockt' in [daemon] (did you mean 'socket'?); known keys: socket, socket_group, max_clients, idle_timeout, max_line, log_level"),
+        ("[daemon]\nmax_client = 3", "loaderd.toml:2:1: unknown key 'max_client' in [daemon] (did you mean 'max_clients'?); known keys: socket, socket_group, max_clients, idle_timeout, display_timeout, max_line, log_level"),
+        ("[daemon]\nmax-clients = 3", "loaderd.toml:2:1: unknown key 'max-clients' in [daemon] (did you mean 'max_clients'?); known keys: socket, socket_group, max_clients, idle_timeout, display_timeout, max_line, log_level"),
+        ("[daemon]\n  sockt = \"/x\"", "loaderd.toml:2:3: unknown key 'sockt' in [daemon] (did you mean 'socket'?); known keys: socket, socket_group, max_clients, idle_timeout, display_timeout, max_line, log_level"),
         ("[loader]\nmesage = \"hi\"", "loaderd.toml:2:1: unknown key 'mesage' in [loader] (did you mean 'message'?); known keys: name, parameters, message, message_style, progress"),
         ("[boot]\nsplash = true", "loaderd.toml:2:1: unknown key 'splash' in [boot]; known keys: psplash_fifo, psplash_fifo_dir, plymouth, timeline, status_messages, shutdown_loader, reboot_loader"),
         ("[dispaly]\n", "loaderd.toml:1:2: unknown table or key 'dispaly' (did you mean [[display]]?); the file has [daemon], [loader], [[display]], [boot] and [screen]"),

@@ -75,6 +75,25 @@ import Testing
         #expect(try Config.parse("[daemon]\nidle_timeout = 0.001\n").daemon.idleTimeout == 1000)
     }
 
+    @Test(arguments: ["0.05", "-1", "86401", "nan", "\"60\"", "true"])
+    func aDisplayTimeoutNeitherForeverNorATenthToADayIsRefused(value: String) {
+        let e = error("[daemon]\ndisplay_timeout = \(value)\n")
+        #expect(e?.key == "daemon.display_timeout", "\(e?.description ?? "accepted")")
+        #expect(e?.line == 2 && e?.column == 19)
+        #expect(e?.description.contains("0 (wait forever)") == true, "\(e?.description ?? "")")
+        #expect(e?.description.contains("got \(value)") == true, "\(e?.description ?? "")")
+    }
+
+    @Test func theDisplayTimeoutRuleIsTheCommandLines() throws {
+        #expect(DisplayTimeout.problem(seconds: 0) == nil)
+        #expect(DisplayTimeout.problem(seconds: 0.1) == nil)
+        #expect(DisplayTimeout.problem(seconds: 0.05) == "must be 0 (wait forever) or from 0.1 to 86400 seconds, got 0.05")
+        #expect(try Config.parse("").daemon.displayTimeout == 60_000_000, "the default is 60 s")
+        #expect(try Config.parse("[daemon]\ndisplay_timeout = 0\n").daemon.displayTimeout == 0)
+        #expect(try Config.parse("[daemon]\ndisplay_timeout = 2.5\n").daemon.displayTimeout == 2_500_000)
+        #expect(DaemonConfiguration(try Config.parse("[daemon]\ndisplay_timeout = 8\n"), path: "x").displayTimeout == 8_000_000_000)
+    }
+
     @Test func launchSettingsAreCheckedAsTheConfigChecksThem() {
         #expect(LaunchCheck.problem(loader: "nosuch", assignments: [], idleTimeout: nil, message: nil)?.contains("unknown loader 'nosuch'") == true)
         #expect(LaunchCheck.problem(loader: "linkedin", assignments: ["duration=0.01"], idleTimeout: nil, message: nil)?.contains("duration") == true)

@@ -17,6 +17,29 @@ import Testing
         #expect(daemon.process.log.contains("<5>signal SIGTERM"))
     }
 
+    /// `--pid-file`: the initramfs script starts loaderd in the background and needs no loop: the
+    /// file exists once the socket is served, holds the pid, and goes at exit.
+    @Test func thePidFileIsWrittenOnceServingAndRemovedAtExit() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pidPath = dir + "/l.pid"
+        let daemon = try DaemonProcess(arguments: ["--pid-file", pidPath])
+        #expect(eventually { (try? String(contentsOfFile: pidPath, encoding: .utf8)) == "\(daemon.process.pid)\n" }, "\(daemon.process.log)")
+        #expect(!FileManager.default.fileExists(atPath: pidPath + ".new"))
+        #expect(try daemon.terminate() == 0)
+        #expect(!FileManager.default.fileExists(atPath: pidPath), "the pid file outlived the process")
+    }
+
+    /// A loaderd that cannot start writes none, so loaderd.service is not kept from starting one.
+    @Test func aLoaderdThatCannotStartWritesNoPidFile() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let p = try Spawned(Paths.loaderd, ["--pid-file", dir + "/l.pid", "--socket", dir + "/missing/s.sock",
+                                            "--display", "image:path=\(dir)/f.ppm,size=8x8"], logPath: dir + "/log")
+        #expect(try p.wait() == 1, "\(p.log)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/l.pid"))
+    }
+
     @Test func sigintStopsToo() throws {
         let daemon = try DaemonProcess()
         daemon.process.signal(SIGINT)
@@ -141,11 +164,12 @@ import Testing
             return (try p.wait(), p.log)
         }
         // No display named and no terminal: `auto` (DRM, else the first framebuffer), as a boot
-        // splash; here there is neither, and the error names both and what to do.
-        var (status, log) = try run([])
+        // splash; here there is neither: it waits, saying what it looked at and what to do, and
+        // gives up after the display timeout (status 4, DisplayWaitTests has the rest).
+        var (status, log) = try run(["--display-timeout", "0.1"])
         if !FileManager.default.fileExists(atPath: "/dev/fb0") && !FileManager.default.fileExists(atPath: "/dev/dri") {
-            #expect(status == 1)
-            #expect(log.contains("invalid display 'auto'") && log.contains("/dev/dri/card") && log.contains("/dev/fb"))
+            #expect(status == 4)
+            #expect(log.contains("auto: no display device") && log.contains("is the display driver loaded") && log.contains("waiting for /dev/dri/card* or /dev/fb*"))
         }
         (status, log) = try run(["--display", "bogus:x=1"])
         #expect(status == 1 && log.contains("unknown display type 'bogus'") && log.contains("image, terminal"))

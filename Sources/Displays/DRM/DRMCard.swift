@@ -45,16 +45,16 @@ extension FileDescriptor {
     }
 }
 
-/// The DRM cards present, `/dev/dri/card0` first.
-func drmCardPaths() -> [String] {
-    (0..<16).map { (n: Int) -> String in "/dev/dri/card\(n)" }.filter { (p: String) -> Bool in access(p, F_OK) == 0 }
+/// The DRM cards present, `/dev/dri/card0` first (`devices`: where `dri/` is, /dev but in tests).
+func drmCardPaths(devices: String = "/dev") -> [String] {
+    (0..<16).map { (n: Int) -> String in devices + "/dri/card\(n)" }.filter { (p: String) -> Bool in access(p, F_OK) == 0 }
 }
 
 /// The first card with a connected output (what `device=auto` and the `auto` display pick), or
 /// a sentence on what was found instead.
-func firstCardWithConnectedOutput() -> Result<String, DRMSearchFailure> {
-    let cards = drmCardPaths()
-    if cards.isEmpty { return .failure(DRMSearchFailure(description: "no DRM device (/dev/dri/card* does not exist: is the display driver loaded, e.g. dtoverlay=vc4-kms-v3d on a Raspberry Pi?)")) }
+func firstCardWithConnectedOutput(devices: String = "/dev") -> Result<String, DRMSearchFailure> {
+    let cards = drmCardPaths(devices: devices)
+    if cards.isEmpty { return .failure(DRMSearchFailure(description: "no DRM device (\(devices)/dri/card* does not exist: is the display driver loaded, e.g. dtoverlay=vc4-kms-v3d on a Raspberry Pi?)")) }
     var notes: [String] = []
     for path in cards {
         let fd: FileDescriptor

@@ -46,6 +46,8 @@ public struct Config: Sendable, Equatable {
         public var maxClients = 64
         /// `idle_timeout`: a connection silent this long is closed; 0 = never.
         public var idleTimeout: Microseconds = 60 * Time.perSecond
+        /// `display_timeout`: a missing display is given up after this long; 0 = wait forever.
+        public var displayTimeout: Microseconds = Time.microseconds(seconds: DisplayTimeout.defaultSeconds)
         /// `max_line`: longest request line in bytes.
         public var maxLine = 4096
         /// `log_level`: trace, debug, info, notice, warning, error or critical.
@@ -138,7 +140,7 @@ extension Config {
     /// Every key the file may hold, by table; `config/loaderd.toml` documents each of them.
     public static let knownKeys: [String: [String]] = [
         "": ["daemon", "loader", "display", "boot", "screen"],
-        "daemon": ["socket", "socket_group", "max_clients", "idle_timeout", "max_line", "log_level"],
+        "daemon": ["socket", "socket_group", "max_clients", "idle_timeout", "display_timeout", "max_line", "log_level"],
         "loader": ["name", "parameters", "message", "message_style", "progress"],
         "display": ["type"],
         "boot": ["psplash_fifo", "psplash_fifo_dir", "plymouth", "timeline", "status_messages", "shutdown_loader", "reboot_loader"],
@@ -263,6 +265,10 @@ struct ConfigDecoder {
                 // The command line's rule too (IdleTimeout): 1e-10 is neither "never" nor a timeout.
                 if let problem = IdleTimeout.problem(seconds: seconds) { throw error(problem, at: entry.value.position, key: key) }
                 d.idleTimeout = Time.microseconds(seconds: seconds)
+            case "display_timeout":
+                let seconds = try number(entry, key, 0...DisplayTimeout.maximumSeconds, what: "a number of seconds: 0 (wait forever) or from 0.1 to 86400")
+                if let problem = DisplayTimeout.problem(seconds: seconds) { throw error(problem, at: entry.value.position, key: key) }
+                d.displayTimeout = Time.microseconds(seconds: seconds)
             case "max_line": d.maxLine = try integer(entry, key, 256...1_048_576)
             case "log_level":
                 let levels = Logger.Level.allCases.map { $0.rawValue }

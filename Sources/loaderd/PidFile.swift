@@ -1,0 +1,27 @@
+import CLinux
+import LinuxSystem
+
+/// `--pid-file`: loaderd's process id in a file, written once the daemon serves its socket, so
+/// that the script that started it in the background (the initramfs's) needs no loop waiting for
+/// the socket, and the file's existence means "a loaderd is up" (loaderd.service's condition).
+/// Written beside the path and renamed over it, so a reader never sees an empty file.
+enum PidFile {
+    /// Writes `getpid()` to `path`; the C error text on failure.
+    static func write(_ path: String) -> String? {
+        let temporary = path + ".new"
+        let fd = loaderd_open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard fd >= 0 else { return Errno.current.description }
+        var text = "\(getpid())\n"
+        let written = text.withUTF8 { CLinux.write(fd, $0.baseAddress, $0.count) }
+        let writeError = written == text.utf8.count ? 0 : (written < 0 ? errno : EIO)
+        _ = close(fd)
+        if writeError == 0 && rename(temporary, path) == 0 { return nil }
+        let failure = writeError != 0 ? writeError : errno
+        _ = unlink(temporary)
+        return Errno(rawValue: failure).description
+    }
+
+    /// At exit: the file goes with the process (best effort: after the initramfs's switch to the
+    /// real root the path is not in this process's root any more, and the quit unit removes it).
+    static func remove(_ path: String) { _ = unlink(path) }
+}
