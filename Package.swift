@@ -52,7 +52,7 @@ let package = Package(
         // File formats written by `loaderctl render` (and later the daemon's image display).
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
-        .target(name: "ImageCodecs", dependencies: ["Raster", "CPNG", "CGIF", "CLinux"]),
+        .target(name: "ImageCodecs", dependencies: ["Raster", "CPNG", "CGIF", "CLinux", "LinuxSystem"]),
 
         .executableTarget(
             name: "loaderd",
