@@ -6,7 +6,7 @@ import FixedPoint
 // the shape's `coverage` in Shapes.swift step by step; RowSpanTests checks them pixel by pixel.
 
 extension Rectangle {
-    @inlinable public func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan {
+    @inlinable @inline(__always) public func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan {
         // coverage = (ox × oy).unitByte with ox = overlap of [px, px + 1] with [rect.x, maxX].
         // ox is exactly 1 when px ≥ rect.x and px + 1 ≤ maxX, and then one × oy = oy exactly, so
         // the row is uniform there; ox is 0 (and so is the product) unless px + 1 > rect.x and
@@ -63,7 +63,7 @@ extension Ellipse {
 extension HalfPlane {
     /// Whether `distance` is plain integer arithmetic for pixel centres on a canvas: a real edge
     /// (a degenerate one has offset `.min`) and an offset small enough not to saturate.
-    @inlinable var isTame: Bool {
+    @inlinable @inline(__always) var isTame: Bool {
         offset.raw.magnitude <= 16384 << 16 && nx.raw.magnitude <= 1 << 16 && ny.raw.magnitude <= 1 << 16 && (nx.raw != 0 || ny.raw != 0)
     }
 
@@ -72,7 +72,7 @@ extension HalfPlane {
     /// distance = nx × x + ny × y − offset with x = px + ½, and nx × x rounds
     /// (nx·(px·2¹⁶ + 2¹⁵) + 2¹⁵) >> 16 = nx·px + ((nx·2¹⁵ + 2¹⁵) >> 16): along a row the
     /// distance is exactly nx·px + k, linear in the column.
-    @inlinable func narrow(_ lo: inout Int64, _ hi: inout Int64, y: Fixed, limit: Int64) {
+    @inlinable @inline(__always) func narrow(_ lo: inout Int64, _ hi: inout Int64, y: Fixed, limit: Int64) {
         let (slope, k) = rowLine(y: y)
         if slope > 0 {
             hi = Swift.min(hi, floorDiv(limit - k, slope) + 1)
