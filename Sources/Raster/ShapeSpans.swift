@@ -21,6 +21,9 @@ extension Rectangle {
 extension RoundedRectangle {
     @inlinable public func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan {
         if rect.isEmpty { return .empty(columns) }
+        if isTame(rect.x), isTame(rect.y), isTame(rect.width), isTame(rect.height), isTame(y), isTame(cornerRadius), cornerRadius.raw >= 0 {
+            return tameRowSpan(y: Int64(y.raw), columns: columns)
+        }
         // Outside the corner rows (qy ≤ 0) coverage is the rectangle's box overlap.
         var span = Rectangle(rect).rowSpan(y: y, columns: columns)
         let r = cornerRadius
@@ -38,6 +41,36 @@ extension RoundedRectangle {
         // qx ≤ b ⇔ |x − midX| ≤ b + c.
         let o = columnRange(centreRawFrom: m - (outer + c), to: m + (outer + c))
         let i = columnRange(centreRawFrom: m - (inner + c), to: m + (inner + c))
+        span.formIntersection(RowSpan(columns: columns, lo: o.lo, hi: o.hi, innerLo: i.lo, innerHi: i.hi, innerCoverage: 0))
+        return span
+    }
+}
+
+extension RoundedRectangle {
+    /// `rowSpan` for a non-empty rectangle, a row and a radius ≥ 0 that are all tame: the same steps
+    /// in raw units, where none of the `Fixed` operations can saturate (coordinates and sums stay
+    /// within ±2¹⁴ pixels), so each is plain integer arithmetic. The radius is ≤ half the shorter
+    /// side (the initializer clamps it; a larger one set through the public var stays tame too).
+    @inlinable @inline(__always) func tameRowSpan(y: Int64, columns: Range<Int>) -> RowSpan {
+        let x0 = Int64(rect.x.raw), y0 = Int64(rect.y.raw), w = Int64(rect.width.raw), h = Int64(rect.height.raw)
+        let x1 = x0 &+ w, y1 = y0 &+ h
+        // The rectangle's span (`Rectangle.rowSpan`): overlap in y, floors and ceilings in x.
+        let oy = Swift.min(Swift.max(Swift.min(y &+ 0x8000, y1) &- Swift.max(y &- 0x8000, y0), 0), 0x10000)
+        if oy == 0 { return .empty(columns) }
+        let coverage = oy >= 0x10000 ? 255 : UInt8(truncatingIfNeeded: (oy &* 255 &+ 0x8000) >> 16)
+        var span = RowSpan(columns: columns, lo: Int(x0 >> 16), hi: Int((x1 &+ 0xFFFF) >> 16),
+                           innerLo: Int((x0 &+ 0xFFFF) >> 16), innerHi: Int(x1 >> 16), innerCoverage: coverage)
+        let rr = Int64(cornerRadius.raw)
+        let dy = y &- (y0 &+ h / 2)
+        let qy = (dy < 0 ? 0 &- dy : dy) &- (h / 2 &- rr)
+        if qy <= 0 || rr == 0 || span.isEmpty { return span }
+        // A corner row: as below.
+        let qy2 = qy &* qy
+        let outer = Swift.max(0, largestBelowSquare((rr &+ 0x8000) &* (rr &+ 0x8000) &- qy2))
+        let inner = rr < 0x8000 ? 0 : Swift.max(0, largestBelowSquare((rr &- 0x7FFF) &* (rr &- 0x7FFF) &- qy2))
+        let m = x0 &+ w / 2, c = w / 2 &- rr
+        let o = columnRange(centreRawFrom: m &- (outer &+ c), to: m &+ (outer &+ c))
+        let i = columnRange(centreRawFrom: m &- (inner &+ c), to: m &+ (inner &+ c))
         span.formIntersection(RowSpan(columns: columns, lo: o.lo, hi: o.hi, innerLo: i.lo, innerHi: i.hi, innerCoverage: 0))
         return span
     }
