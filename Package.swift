@@ -2,6 +2,9 @@
 import PackageDescription
 
 // Dependencies are chosen, not collected; README.md ("Dependencies") says why each one is here.
+
+/// The per-frame modules' setting (see Raster below).
+let perFrame: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
 let package = Package(
     name: "loaderd",
     products: [
@@ -20,10 +23,14 @@ let package = Package(
     targets: [
         // Per-frame code: fixed point only, no Foundation.
         .target(name: "FixedPoint"),
-        .target(name: "Raster", dependencies: ["FixedPoint"]),
+        // Per frame, no dynamic exclusivity checks (swift_beginAccess on every access to a class's
+        // stored array or a global): the renderer and the displays' encoders are single-threaded
+        // and the static checks still hold (docs/PERFORMANCE.md: a twelfth of a MAX7219 frame).
+        // scripts/cross-build passes the same flag for these modules.
+        .target(name: "Raster", dependencies: ["FixedPoint"], swiftSettings: perFrame),
         // ImageCodecs: the boot screen's logo (PNG, decoded once per scene). CFreeType: a screen's
         // anti-aliased text, FreeType opened with dlopen when first drawn (Sources/CFreeType).
-        .target(name: "Loaders", dependencies: ["FixedPoint", "Raster", "ImageCodecs", "CFreeType"]),
+        .target(name: "Loaders", dependencies: ["FixedPoint", "Raster", "ImageCodecs", "CFreeType"], swiftSettings: perFrame),
         .target(name: "CFreeType"),
         // Kernel interfaces Swift cannot express (ioctl numbers from macros, struct layouts), and the
         // C library as board code sees it (Embedded Swift has no Glibc module).
@@ -39,7 +46,8 @@ let package = Package(
         .target(name: "Transports", dependencies: ["CLinux", "CGpiod", "LinuxSystem"]),
         .target(
             name: "Displays",
-            dependencies: ["FixedPoint", "Raster", "ImageCodecs", "CLinux", "LinuxSystem", "Transports"]
+            dependencies: ["FixedPoint", "Raster", "ImageCodecs", "CLinux", "LinuxSystem", "Transports"],
+            swiftSettings: perFrame
         ),
         // The daemon: event loop, control server, protocol, state, config, systemd glue.
         .target(
@@ -52,7 +60,7 @@ let package = Package(
         // File formats written by `loaderctl render` (and later the daemon's image display).
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
-        .target(name: "ImageCodecs", dependencies: ["Raster", "CPNG", "CGIF", "CLinux"]),
+        .target(name: "ImageCodecs", dependencies: ["Raster", "CPNG", "CGIF", "CLinux", "LinuxSystem"]),
 
         .executableTarget(
             name: "loaderd",

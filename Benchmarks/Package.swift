@@ -34,6 +34,8 @@ let package = Package(
                 .product(name: "FixedPoint", package: parentName),
                 .product(name: "Raster", package: parentName),
                 .product(name: "Loaders", package: parentName),
+                .product(name: "Displays", package: parentName),
+                .product(name: "Transports", package: parentName),
             ],
             // Outside Benchmarks/: the benchmark plugin runs every executable it finds there.
             path: "Tools/FrameCost"

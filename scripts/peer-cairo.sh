@@ -15,12 +15,17 @@ pkg-config --exists cairo || { echo "cairo not found: apt-get install libcairo2-
 mkdir -p .build/peers
 cc -O2 -o .build/peers/cairo-linkedin Peers/cairo-linkedin.c $(pkg-config --cflags --libs cairo) -lm
 swift build -c release --product FrameCost >/dev/null || { echo "building FrameCost failed" >&2; exit 1; }
-ours="$(swift build -c release --show-bin-path)/FrameCost"
+# Without debug information, as scripts/frame-instructions.sh: valgrind 3.19 cannot read Swift
+# 6.3's DWARF 5.
+ours=$(mktemp); trap 'rm -f "$ours"' EXIT
+objcopy --strip-debug "$(swift build -c release --show-bin-path)/FrameCost" "$ours"
 cairo=.build/peers/cairo-linkedin
 count() {  # PROGRAM ARGS... -> instructions collected
     out=$(mktemp)
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>"$out" >/dev/null
-    sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out"; rm -f "$out"
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>"$out" >/dev/null || true
+    n=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out")
+    [ -n "$n" ] || { echo "callgrind failed on $*:" >&2; tail -5 "$out" >&2; rm -f "$out"; exit 2; }
+    rm -f "$out"; echo "$n"
 }
 per_frame() {  # PROGRAM ARGS-BEFORE-FRAMES... -> instructions per frame
     base=$(count "$@" 0); total=$(count "$@" "$frames")

@@ -6,7 +6,8 @@ import FixedPoint
 // The shapes' `coverage(x:y:)` computes it as edgeCoverage(hypot(dx, dy) − r): the exact integer
 // root h = ⌊√n⌋ of n = dx² + dy² (raw units, Q32.32), then v = ½ − (h − r) and the byte
 // (v × 255 + ½) >> 16, clamped. Here the same exact root comes from Newton steps started at r
-// rather than from `isqrt`'s table: near the outline r is already close to it.
+// rather than from `isqrt`'s table: near the outline r is already close to it, and the table is
+// a global, which costs an accessor call from another module.
 
 /// `edgeCoverage(signedDistance: Fixed.hypot(dx, dy) − radius)` for n = dx² + dy² (raw², as
 /// hypot squares them) and `radius` = radius.raw, exactly, for 0 ≤ radius ≤ 2²⁹ (a tame radius:
@@ -15,25 +16,25 @@ import FixedPoint
 /// Exactness: with h = ⌊√n⌋, hypot gives min(h, 2³¹ − 1); minus r ≥ 0 and subtracted from ½ nothing
 /// else saturates, so v = 2¹⁵ + r − min(h, 2³¹ − 1), and `unitByte` of v is the byte.
 @inlinable @inline(__always) func circleEdgeCoverage(squaredDistance n: UInt64, radius r: Int64) -> UInt8 {
-    // h = ⌊√n⌋ exactly, by integer Newton steps x ← ⌊(x + ⌊n / x⌋) / 2⌋ started at the radius: for
-    // the pixels along the outline the root is within half a pixel of it, so a few steps (one
-    // division each) reach h. After the first step x ≥ h whatever the start (integer AM–GM), and
-    // from there the steps decrease strictly until the first that does not, which is at h.
-    // Below 2⁶² x + n / x cannot overflow; further out (far off any canvas) `isqrt` answers.
-    var h: UInt64 = 0
-    if n >> 62 != 0 {
+    // h = ⌊√n⌋ exactly, by three integer Newton steps x ← ⌊(x + ⌊n / x⌋) / 2⌋ started at the
+    // radius, then down to the root. After any step x ≥ h (integer AM–GM). Along the outline the
+    // root is within half a pixel of r ≥ 1 pixel, and three steps bring x within 2 of h (the error
+    // e becomes e² / 2x each step): a fixed three divisions, where stepping until the sequence
+    // stops falling took four or five. Anywhere else (far from the outline, a tiny radius, n
+    // beyond 2⁶²) isqrt answers.
+    var h: UInt64
+    if n >> 62 != 0 || r < 0x10000 {
         h = isqrt(n)
-    } else if n != 0 {
-        let start = UInt64(Swift.max(1, r))
-        var x = (start &+ n / start) >> 1
-        while true {
-            let y = (x &+ n / x) >> 1
-            if y >= x { break }
-            x = y
-        }
-        h = x
+    } else {
+        let s = UInt64(r)
+        h = (s &+ n / s) >> 1
+        h = (h &+ n / h) >> 1
+        h = (h &+ n / h) >> 1
+        // More than 2 above the root (or a square that could overflow): far from the outline.
+        if h < 2 || h > 0xFFFF_FFFF || (h - 2) &* (h - 2) > n { h = isqrt(n) } else { while h &* h > n { h &-= 1 } }
     }
     // v = ½ − (min(h, 2³¹ − 1) − r) in raw units; the byte is (v × 255 + ½) >> 16, clamped.
     let v = 0x8000 + r - Int64(Swift.min(h, 0x7FFF_FFFF))
     return v <= 0 ? 0 : (v >= 0x10000 ? 255 : UInt8(truncatingIfNeeded: (v &* 255 &+ 0x8000) >> 16))
 }
+

@@ -14,8 +14,8 @@ import FixedPoint
 @usableFromInline struct ShapeCoverage<S: Shape>: CoverageSource {
     @usableFromInline let shape: S
     @inlinable init(shape: S) { self.shape = shape }
-    @inlinable func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan { shape.rowSpan(y: centerY, columns: columns) }
-    @inlinable func row(y: Int, centerY: Fixed) -> S.Row { shape.row(y: centerY) }
+    @inlinable @inline(__always) func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan { shape.rowSpan(y: centerY, columns: columns) }
+    @inlinable @inline(__always) func row(y: Int, centerY: Fixed) -> S.Row { shape.row(y: centerY) }
 }
 
 @usableFromInline struct MaskCoverage: CoverageSource {

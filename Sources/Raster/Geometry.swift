@@ -19,10 +19,10 @@ public struct FixedRect: Sendable, Hashable {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
 
-    @inlinable public var maxX: Fixed { x + width }
-    @inlinable public var maxY: Fixed { y + height }
-    @inlinable public var midX: Fixed { x + width / 2 }
-    @inlinable public var midY: Fixed { y + height / 2 }
+    @inlinable @inline(__always) public var maxX: Fixed { x + width }
+    @inlinable @inline(__always) public var maxY: Fixed { y + height }
+    @inlinable @inline(__always) public var midX: Fixed { x + width / 2 }
+    @inlinable @inline(__always) public var midY: Fixed { y + height / 2 }
     @inlinable public var isEmpty: Bool { width.raw <= 0 || height.raw <= 0 }
 
     /// The rectangle shrunk by `dx` on the left and right and `dy` on the top and bottom.

@@ -63,23 +63,23 @@ public struct RowSpan: Sendable, Hashable {
 /// `Fixed` arithmetic of `coverage(x:y:)`: with shape coordinates this small and pixel centres on
 /// a ≤ 4096-pixel canvas, no intermediate value reaches the saturation limits (±32768), so plain
 /// Int64 arithmetic gives the same numbers. Shapes further out get `RowSpan.unknown`.
-@inlinable func isTame(_ v: Fixed) -> Bool { v.raw.magnitude <= 8192 << 16 }
+@inlinable @inline(__always) func isTame(_ v: Fixed) -> Bool { v.raw.magnitude <= 8192 << 16 }
 
 /// The raw value of the centre of pixel column `x`: `(Fixed(x) + .half).raw`.
-@inlinable func centreRaw(_ x: Int) -> Int64 { Int64(x) << 16 + 0x8000 }
+@inlinable @inline(__always) func centreRaw(_ x: Int) -> Int64 { Int64(x) << 16 + 0x8000 }
 
 /// ⌊a / b⌋ and ⌈a / b⌉ for b > 0 (Swift's `/` truncates towards zero).
-@inlinable func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
-@inlinable func ceilDiv(_ a: Int64, _ b: Int64) -> Int64 { -floorDiv(-a, b) }
+@inlinable @inline(__always) func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
+@inlinable @inline(__always) func ceilDiv(_ a: Int64, _ b: Int64) -> Int64 { -floorDiv(-a, b) }
 
 /// The columns whose centre's raw value lies in `from ... to`, as a half-open range of column
 /// indices (clamped to a sane Int range; empty when to < from).
-@inlinable func columnRange(centreRawFrom from: Int64, to: Int64) -> (lo: Int, hi: Int) {
+@inlinable @inline(__always) func columnRange(centreRawFrom from: Int64, to: Int64) -> (lo: Int, hi: Int) {
     // centreRaw(x) = x · 2¹⁶ + 2¹⁵ ≥ from ⇔ x ≥ ⌈(from − 2¹⁵) / 2¹⁶⌉, and ≤ to ⇔ x ≤ ⌊(to − 2¹⁵) / 2¹⁶⌋.
     let lo = (from - 0x8000 + 0xFFFF) >> 16, hi = ((to - 0x8000) >> 16) + 1
     return (Int(clamping: lo), Int(clamping: Swift.max(lo, hi)))
 }
 
 /// The largest s ≥ 0 with s² < m, or −1 when m ≤ 0: |d| ≤ s ⇔ d² < m.
-@inlinable func largestBelowSquare(_ m: Int64) -> Int64 { m <= 0 ? -1 : Int64(isqrt(UInt64(m - 1))) }
+@inlinable @inline(__always) func largestBelowSquare(_ m: Int64) -> Int64 { m <= 0 ? -1 : Int64(isqrt(UInt64(m - 1))) }
 

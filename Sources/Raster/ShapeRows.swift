@@ -19,7 +19,7 @@ public struct EllipseRow: ShapeRow {
     @usableFromInline let isTameCircle: Bool
     @usableFromInline let centreX: Int64, radius: Int64
 
-    @inlinable init(_ ellipse: Ellipse, y: Fixed) {
+    @inlinable @inline(__always) init(_ ellipse: Ellipse, y: Fixed) {
         self.ellipse = ellipse
         self.y = y
         isCircle = ellipse.radiusX.raw > 0 && ellipse.radiusX == ellipse.radiusY && isTame(ellipse.radiusX)
@@ -30,7 +30,7 @@ public struct EllipseRow: ShapeRow {
         dy2 = dy * dy
     }
 
-    @inlinable public func coverage(column: Int) -> UInt8 {
+    @inlinable @inline(__always) public func coverage(column: Int) -> UInt8 {
         if isTameCircle && column.magnitude <= 8192 {
             // (Fixed(column) + .half − centre.x) saturates nowhere here.
             let dx = UInt64((Int64(column) << 16 + 0x8000 - centreX).magnitude)
@@ -44,7 +44,7 @@ public struct EllipseRow: ShapeRow {
 }
 
 extension Ellipse {
-    @inlinable public func row(y: Fixed) -> EllipseRow { EllipseRow(self, y: y) }
+    @inlinable @inline(__always) public func row(y: Fixed) -> EllipseRow { EllipseRow(self, y: y) }
 }
 
 /// A row of a `RoundedRectangle` (a capsule, a rounded clip). Corners with a radius ≤ 2¹³ pixels
@@ -59,8 +59,13 @@ public struct RoundedRectangleRow: ShapeRow {
     /// qy² in raw units, for the distance to a corner circle.
     @usableFromInline let qy2: UInt64
     @usableFromInline let midX: Fixed, straightHalfWidth: Fixed
+    /// Whether the columns' arithmetic is plain integer arithmetic (see `coverage`): a tame
+    /// rectangle and radius ≥ 0; then lo, hi, mid, straight, r and oy are the raw values of
+    /// rect.x, maxX, midX, straightHalfWidth, radius and overlapY.
+    @usableFromInline let isTameRow: Bool
+    @usableFromInline let lo: Int64, hi: Int64, mid: Int64, straight: Int64, r: Int64, oy: Int64
 
-    @inlinable init(_ shape: RoundedRectangle, y: Fixed) {
+    @inlinable @inline(__always) init(_ shape: RoundedRectangle, y: Fixed) {
         rect = shape.rect
         radius = shape.cornerRadius
         overlapY = shape.rect.isEmpty ? .zero : overlap(y, rect.y, rect.maxY)
@@ -69,9 +74,29 @@ public struct RoundedRectangleRow: ShapeRow {
         qy2 = UInt64(qy.raw.magnitude) * UInt64(qy.raw.magnitude)
         midX = rect.midX
         straightHalfWidth = rect.width / 2 - radius
+        isTameRow = isTame(rect.x) && isTame(rect.width) && isTame(radius) && radius.raw >= 0
+        lo = Int64(rect.x.raw); hi = Int64(rect.maxX.raw); mid = Int64(midX.raw)
+        straight = Int64(straightHalfWidth.raw); r = Int64(radius.raw); oy = Int64(overlapY.raw)
     }
 
-    @inlinable public func coverage(column: Int) -> UInt8 {
+    @inlinable @inline(__always) public func coverage(column: Int) -> UInt8 {
+        if isTameRow && column.magnitude <= 8192 {
+            // The steps below in raw units: with the rectangle, the radius and the pixel centre
+            // within ±8192 pixels no `Fixed` operation of them saturates, so each is exact integer
+            // arithmetic (and cheaper: no saturation checks).
+            let x = Int64(column) &<< 16 &+ 0x8000
+            // overlap(x, rect.x, maxX) (clamped to 0...1) × overlapY, rounded, then unitByte.
+            let ox = Swift.min(Swift.max(Swift.min(x &+ 0x8000, hi) &- Swift.max(x &- 0x8000, lo), 0), 0x10000)
+            let p = (ox &* oy &+ 0x8000) >> 16
+            let box = p <= 0 ? 0 : (p >= 0x10000 ? 255 : UInt8(truncatingIfNeeded: (p &* 255 &+ 0x8000) >> 16))
+            if !isCornerRow || box == 0 { return box }
+            let dx = x &- mid
+            let qx = (dx < 0 ? 0 &- dx : dx) &- straight
+            if qx <= 0 { return box }
+            // isCornerRow: r ≠ 0, so r > 0 here.
+            let q = UInt64(qx)
+            return Swift.min(circleEdgeCoverage(squaredDistance: q &* q &+ qy2, radius: r), box)
+        }
         // An empty rectangle has overlapY 0 and so a box coverage of 0, as `coverage` returns.
         let x = Fixed(column) + .half
         let box = (overlap(x, rect.x, rect.maxX) * overlapY).unitByte
@@ -88,7 +113,7 @@ public struct RoundedRectangleRow: ShapeRow {
 }
 
 extension RoundedRectangle {
-    @inlinable public func row(y: Fixed) -> RoundedRectangleRow { RoundedRectangleRow(self, y: y) }
+    @inlinable @inline(__always) public func row(y: Fixed) -> RoundedRectangleRow { RoundedRectangleRow(self, y: y) }
 }
 
 /// A row of a `Triangle`. Along a row each edge's distance nx·x + ny·y − offset is exactly
@@ -102,7 +127,7 @@ public struct TriangleRow: ShapeRow {
     @usableFromInline let s0: Int64, s1: Int64, s2: Int64
     @usableFromInline let k0: Int64, k1: Int64, k2: Int64
 
-    @inlinable init(_ triangle: Triangle, y: Fixed) {
+    @inlinable @inline(__always) init(_ triangle: Triangle, y: Fixed) {
         self.triangle = triangle
         self.y = y
         isTame = triangle.e0.isTame && triangle.e1.isTame && triangle.e2.isTame && Raster.isTame(y)
@@ -111,7 +136,7 @@ public struct TriangleRow: ShapeRow {
         (s2, k2) = triangle.e2.rowLine(y: y)
     }
 
-    @inlinable public func coverage(column: Int) -> UInt8 {
+    @inlinable @inline(__always) public func coverage(column: Int) -> UInt8 {
         // Columns within ±8192 keep every intermediate value of `distance` unsaturated.
         guard isTame, column.magnitude <= 8192 else { return triangle.coverage(x: Fixed(column) + .half, y: y) }
         let c = Int64(column)
@@ -124,12 +149,12 @@ public struct TriangleRow: ShapeRow {
 
 extension HalfPlane {
     /// The distance along the row at `y` as slope × column + k, exactly (for tame edges and rows).
-    @inlinable func rowLine(y: Fixed) -> (slope: Int64, k: Int64) {
+    @inlinable @inline(__always) func rowLine(y: Fixed) -> (slope: Int64, k: Int64) {
         let slope = Int64(nx.raw)
         return (slope, ((slope * 0x8000 + 0x8000) >> 16) + Int64((ny * y).raw) - Int64(offset.raw))
     }
 }
 
 extension Triangle {
-    @inlinable public func row(y: Fixed) -> TriangleRow { TriangleRow(self, y: y) }
+    @inlinable @inline(__always) public func row(y: Fixed) -> TriangleRow { TriangleRow(self, y: y) }
 }

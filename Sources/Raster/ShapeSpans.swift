@@ -6,7 +6,7 @@ import FixedPoint
 // the shape's `coverage` in Shapes.swift step by step; RowSpanTests checks them pixel by pixel.
 
 extension Rectangle {
-    @inlinable public func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan {
+    @inlinable @inline(__always) public func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan {
         // coverage = (ox × oy).unitByte with ox = overlap of [px, px + 1] with [rect.x, maxX].
         // ox is exactly 1 when px ≥ rect.x and px + 1 ≤ maxX, and then one × oy = oy exactly, so
         // the row is uniform there; ox is 0 (and so is the product) unless px + 1 > rect.x and
@@ -21,6 +21,9 @@ extension Rectangle {
 extension RoundedRectangle {
     @inlinable public func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan {
         if rect.isEmpty { return .empty(columns) }
+        if isTame(rect.x), isTame(rect.y), isTame(rect.width), isTame(rect.height), isTame(y), isTame(cornerRadius), cornerRadius.raw >= 0 {
+            return tameRowSpan(y: Int64(y.raw), columns: columns)
+        }
         // Outside the corner rows (qy ≤ 0) coverage is the rectangle's box overlap.
         var span = Rectangle(rect).rowSpan(y: y, columns: columns)
         let r = cornerRadius
@@ -38,6 +41,36 @@ extension RoundedRectangle {
         // qx ≤ b ⇔ |x − midX| ≤ b + c.
         let o = columnRange(centreRawFrom: m - (outer + c), to: m + (outer + c))
         let i = columnRange(centreRawFrom: m - (inner + c), to: m + (inner + c))
+        span.formIntersection(RowSpan(columns: columns, lo: o.lo, hi: o.hi, innerLo: i.lo, innerHi: i.hi, innerCoverage: 0))
+        return span
+    }
+}
+
+extension RoundedRectangle {
+    /// `rowSpan` for a non-empty rectangle, a row and a radius ≥ 0 that are all tame: the same steps
+    /// in raw units, where none of the `Fixed` operations can saturate (coordinates and sums stay
+    /// within ±2¹⁴ pixels), so each is plain integer arithmetic. The radius is ≤ half the shorter
+    /// side (the initializer clamps it; a larger one set through the public var stays tame too).
+    @inlinable @inline(__always) func tameRowSpan(y: Int64, columns: Range<Int>) -> RowSpan {
+        let x0 = Int64(rect.x.raw), y0 = Int64(rect.y.raw), w = Int64(rect.width.raw), h = Int64(rect.height.raw)
+        let x1 = x0 &+ w, y1 = y0 &+ h
+        // The rectangle's span (`Rectangle.rowSpan`): overlap in y, floors and ceilings in x.
+        let oy = Swift.min(Swift.max(Swift.min(y &+ 0x8000, y1) &- Swift.max(y &- 0x8000, y0), 0), 0x10000)
+        if oy == 0 { return .empty(columns) }
+        let coverage = oy >= 0x10000 ? 255 : UInt8(truncatingIfNeeded: (oy &* 255 &+ 0x8000) >> 16)
+        var span = RowSpan(columns: columns, lo: Int(x0 >> 16), hi: Int((x1 &+ 0xFFFF) >> 16),
+                           innerLo: Int((x0 &+ 0xFFFF) >> 16), innerHi: Int(x1 >> 16), innerCoverage: coverage)
+        let rr = Int64(cornerRadius.raw)
+        let dy = y &- (y0 &+ h / 2)
+        let qy = (dy < 0 ? 0 &- dy : dy) &- (h / 2 &- rr)
+        if qy <= 0 || rr == 0 || span.isEmpty { return span }
+        // A corner row: as below.
+        let qy2 = qy &* qy
+        let outer = Swift.max(0, largestBelowSquare((rr &+ 0x8000) &* (rr &+ 0x8000) &- qy2))
+        let inner = rr < 0x8000 ? 0 : Swift.max(0, largestBelowSquare((rr &- 0x7FFF) &* (rr &- 0x7FFF) &- qy2))
+        let m = x0 &+ w / 2, c = w / 2 &- rr
+        let o = columnRange(centreRawFrom: m &- (outer &+ c), to: m &+ (outer &+ c))
+        let i = columnRange(centreRawFrom: m &- (inner &+ c), to: m &+ (inner &+ c))
         span.formIntersection(RowSpan(columns: columns, lo: o.lo, hi: o.hi, innerLo: i.lo, innerHi: i.hi, innerCoverage: 0))
         return span
     }
@@ -63,7 +96,7 @@ extension Ellipse {
 extension HalfPlane {
     /// Whether `distance` is plain integer arithmetic for pixel centres on a canvas: a real edge
     /// (a degenerate one has offset `.min`) and an offset small enough not to saturate.
-    @inlinable var isTame: Bool {
+    @inlinable @inline(__always) var isTame: Bool {
         offset.raw.magnitude <= 16384 << 16 && nx.raw.magnitude <= 1 << 16 && ny.raw.magnitude <= 1 << 16 && (nx.raw != 0 || ny.raw != 0)
     }
 
@@ -72,7 +105,7 @@ extension HalfPlane {
     /// distance = nx × x + ny × y − offset with x = px + ½, and nx × x rounds
     /// (nx·(px·2¹⁶ + 2¹⁵) + 2¹⁵) >> 16 = nx·px + ((nx·2¹⁵ + 2¹⁵) >> 16): along a row the
     /// distance is exactly nx·px + k, linear in the column.
-    @inlinable func narrow(_ lo: inout Int64, _ hi: inout Int64, y: Fixed, limit: Int64) {
+    @inlinable @inline(__always) func narrow(_ lo: inout Int64, _ hi: inout Int64, y: Fixed, limit: Int64) {
         let (slope, k) = rowLine(y: y)
         if slope > 0 {
             hi = Swift.min(hi, floorDiv(limit - k, slope) + 1)

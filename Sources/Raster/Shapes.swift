@@ -49,10 +49,10 @@ extension Shape where Row == PointwiseRow<Self> {
 }
 
 /// Coverage from a signed distance in pixels (negative inside): ½ − d, clamped to 0...1.
-@inlinable func edgeCoverage(signedDistance d: Fixed) -> UInt8 { (Fixed.half - d).unitByte }
+@inlinable @inline(__always) func edgeCoverage(signedDistance d: Fixed) -> UInt8 { (Fixed.half - d).unitByte }
 
 /// Overlap of the unit interval centred at `c` with [lo, hi], clamped to 0...1.
-@inlinable func overlap(_ c: Fixed, _ lo: Fixed, _ hi: Fixed) -> Fixed {
+@inlinable @inline(__always) func overlap(_ c: Fixed, _ lo: Fixed, _ hi: Fixed) -> Fixed {
     (Swift.min(c + .half, hi) - Swift.max(c - .half, lo)).unitClamped
 }
 
