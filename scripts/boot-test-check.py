@@ -78,8 +78,8 @@ def boot(dir):
     rising = progress[:full + 1]
     drops = [(round(g(t), 2), p) for i, (t, p) in enumerate(rising) if p < max(q for _, q in rising[:i + 1]) - 3]
     check("progress monotonic", bool(progress) and not drops, f"drops at {drops[:3]}" if drops else f"{len(rising)} readings")
-    # At the end: the bar full on screen in the splash's last 2 s (the 100 % frame stays 0.4 s,
-    # the screenshots come every 0.3 s).
+    # At the end: the bar full on screen in the splash's last 2 s (the 100 % frame stays 0.2 s,
+    # the screenshots come every 0.15 s).
     last = max((p for t, p in progress if t >= progress[-1][0] - 2.0), default=None) if progress else None
     fig["last progress on screen (%)"] = None if last is None else round(last, 1)
     check("100% on screen at the end", last is not None and last >= 98, f"highest reading in the splash's last 2 s: {last}")

@@ -69,10 +69,11 @@ struct HostileBootFrontEndTests {
         let dir = try Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let sock = dir + "/s.sock"
-        // The test runner's own descriptors are closed first. The daemon opens 8 (standard streams,
-        // signalfd, timerfd, control listener, two Plymouth listeners): 9 leaves one spare, so the
-        // second connection pending finds the process out of descriptors.
-        let command = "for f in /proc/$$/fd/*; do n=${f##*/}; [ \"$n\" -gt 2 ] && eval \"exec $n>&-\"; done; ulimit -n 9 && exec '\(Paths.loaderd)' --socket \(sock) --display image:path=\(dir)/f.ppm,size=8x8 "
+        // The test runner's own descriptors are closed first. The daemon opens 9 (standard streams,
+        // signalfd, timerfd, control listener, two Plymouth listeners, /proc for following PID 1
+        // out of an initramfs): 10 leaves one spare, so the second connection pending finds the
+        // process out of descriptors.
+        let command = "for f in /proc/$$/fd/*; do n=${f##*/}; [ \"$n\" -gt 2 ] && eval \"exec $n>&-\"; done; ulimit -n 10 && exec '\(Paths.loaderd)' --socket \(sock) --display image:path=\(dir)/f.ppm,size=8x8 "
             + "--plymouth --boot-timeline \(dir)/timeline"
         let p = try Spawned("/usr/bin/unshare", ["-n", "/bin/bash", "-c", command], logPath: dir + "/log")
         try waitUntilListening(sock, p)
