@@ -335,8 +335,8 @@ final class BootFrontEnds {
 }
 
 extension BootFrontEnds {
-    /// Written by loaderd-quit.service just before it stops loaderd.service with SIGTERM: the
-    /// end of a boot without Plymouth's client, where no `plymouth quit` arrives.
+    /// Made (a directory) by loaderd-quit.service just before it stops loaderd.service with
+    /// SIGTERM: the end of a boot without Plymouth's client, where no `plymouth quit` arrives.
     static let bootFinishedMarker = "/run/loaderd/boot-finished"
 
     /// The previous-boot timeline the next boot's progress follows, from the units PID 1 reported.
