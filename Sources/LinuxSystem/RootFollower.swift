@@ -10,13 +10,16 @@ import CLinux
 /// process's root, this process chroots into it.
 ///
 /// Only a process that shares PID 1's root at start follows it (one started in a chroot or a
-/// container of its own never leaves that), and only one allowed to read /proc/1/root (root).
+/// container of its own never leaves that), only one allowed to read /proc/1/root (root), and
+/// only from a root in memory (ramfs or tmpfs, an initramfs): a root on a disk is already the
+/// real one, and keeping /proc open there would only cost a descriptor.
 public final class RootFollower {
     private let proc: Int32
     private var root: (device: UInt64, inode: UInt64)
 
     /// nil when this process does not share PID 1's root now, or may not look at it.
     public init?() {
+        guard loaderd_root_is_in_memory() != 0 else { return nil }
         let proc = loaderd_open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         guard proc >= 0 else { return nil }
         guard let pid1 = Self.identity(proc, "1/root"), let own = Self.identity(-1, "/"),

@@ -27,6 +27,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/vfs.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <sys/un.h>
@@ -49,6 +50,15 @@ static inline int loaderd_window_size(int fd, unsigned short *columns, unsigned 
     if (ioctl(fd, TIOCGWINSZ, &size) != 0) return -1;
     *columns = size.ws_col; *rows = size.ws_row;
     return 0;
+}
+
+/// 1 when "/" is a file system in memory (ramfs or tmpfs: what an initramfs unpacks into),
+/// 0 when not or unknown. statfs's f_type is a long or an int depending on the architecture.
+static inline int loaderd_root_is_in_memory(void) {
+    struct statfs info;
+    if (statfs("/", &info) != 0) return 0;
+    return (unsigned long)info.f_type == 0x858458f6UL /* RAMFS_MAGIC */
+        || (unsigned long)info.f_type == 0x01021994UL /* TMPFS_MAGIC */;
 }
 
 /// The soft RLIMIT_NOFILE, or -1 when unlimited or unknown (RLIM_INFINITY is a cast macro and
