@@ -43,7 +43,7 @@ extension Daemon {
         try DisplayFactory.checkKeys(spec)  // a typo is an error now, not when a device appears
         let choice = search.find()
         guard let path = choice.path else {
-            let slot = DisplaySlot(display: WaitingDisplay(name: search.name, path: search.looksFor), spec: spec)
+            let slot = DisplaySlot(display: PlaceholderDisplay(name: search.name, waitingFor: search.looksFor), spec: spec)
             slot.waiting = true
             slot.waitingSince = MonotonicClock.now()
             if case .none(let why) = choice { logger.warning("\(search.name): \(why); waiting for \(search.looksFor) to appear") }
@@ -90,7 +90,7 @@ extension Daemon {
                events.contains(where: { ($0.path == path || path.hasPrefix($0.path + "/")) && !$0.events.isDisjoint(with: gone) }) {
                 logger.warning("\(slot.display.name): \(path) was removed; searching again")
                 slot.devicePath = nil
-                startWaiting(slot, WaitingDisplay(name: search.name, path: search.looksFor), now: now)
+                startWaiting(slot, PlaceholderDisplay(name: search.name, waitingFor: search.looksFor), now: now)
                 searchAgain(slot, search, now: now)
             } else if slot.waiting && events.contains(where: { !$0.events.isDisjoint(with: new) }) {
                 searchAgain(slot, search, now: now)

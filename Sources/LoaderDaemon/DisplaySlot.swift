@@ -5,7 +5,7 @@ import Raster
 
 /// One open display, its scene (sized to its canvas) and its own frame schedule.
 final class DisplaySlot {
-    /// The open display, or a `WaitingDisplay` while its device is missing.
+    /// The open display, or a `PlaceholderDisplay` while its device is missing.
     var display: any Display
     let spec: DisplaySpec
     /// The device node a missing or vanished display is waited for (fb: and drm: with a path);

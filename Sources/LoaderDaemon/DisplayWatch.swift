@@ -4,18 +4,27 @@ import LinuxSystem
 import Loaders
 import Raster
 
-/// Holds a slot's place while its device is missing: never drawn (the daemon skips waiting
-/// slots), so its 1×1 canvas only keeps the slot's bookkeeping simple.
-final class WaitingDisplay: Display {
+/// Stands in for a display that cannot draw now — its device is missing and waited for, or its
+/// outputs changed and opening it again failed (`followsOutputs`: the next hotplug event tries
+/// again) — so its slot keeps its place. Never drawn (the daemon skips waiting slots), so its
+/// 1×1 canvas only keeps the slot's bookkeeping simple; a frame asked of it fails with `reason`.
+final class PlaceholderDisplay: Display {
     let name: String
-    let path: String
-    init(name: String, path: String) { self.name = name; self.path = path }
+    let reason: String
+    let followsOutputs: Bool
+    init(name: String, reason: String, followsOutputs: Bool = false) {
+        self.name = name
+        self.reason = reason
+        self.followsOutputs = followsOutputs
+    }
+    convenience init(name: String, waitingFor path: String) { self.init(name: name, reason: "waiting for \(path)") }
     var canvasWidth: Int { 1 }
     var canvasHeight: Int { 1 }
     var framesPerSecond: Int { 1 }
-    func show(_ canvas: Canvas) throws(DisplayError) { throw DisplayError(display: name, message: "waiting for \(path)") }
-    func clear() throws(DisplayError) { throw DisplayError(display: name, message: "waiting for \(path)") }
+    func show(_ canvas: Canvas) throws(DisplayError) { throw DisplayError(display: name, message: reason) }
+    func clear() throws(DisplayError) { throw DisplayError(display: name, message: reason) }
     func close() {}
+    func outputsChanged() -> OutputChange { followsOutputs ? .reopen(reason) : .same }
 }
 
 /// Display devices that are missing at start, or vanish and come back: the boot case where
@@ -35,7 +44,7 @@ extension Daemon {
         } catch {
             guard let path = DisplaySlot.devicePath(spec), !exists(path) else { throw error }
             try DisplayFactory.checkKeys(spec)
-            let slot = DisplaySlot(display: WaitingDisplay(name: "\(spec.type):\(path)", path: path), spec: spec)
+            let slot = DisplaySlot(display: PlaceholderDisplay(name: "\(spec.type):\(path)", waitingFor: path), spec: spec)
             slot.waiting = true
             slot.waitingSince = MonotonicClock.now()
             logger.warning("\(spec.type):\(path): \(path) does not exist (yet); waiting for it to appear")
@@ -121,11 +130,11 @@ extension Daemon {
     func vanished(_ slot: DisplaySlot) {
         guard let path = slot.devicePath else { return }
         logger.warning("\(slot.display.name): \(path) was removed; waiting for it to come back")
-        startWaiting(slot, WaitingDisplay(name: slot.display.name, path: path), now: MonotonicClock.now())
+        startWaiting(slot, PlaceholderDisplay(name: slot.display.name, waitingFor: path), now: MonotonicClock.now())
     }
 
     /// Closes the slot's display and holds its place with `placeholder` until a device opens.
-    func startWaiting(_ slot: DisplaySlot, _ placeholder: WaitingDisplay, now: Int64) {
+    func startWaiting(_ slot: DisplaySlot, _ placeholder: PlaceholderDisplay, now: Int64) {
         slot.display.close()
         slot.display = placeholder
         slot.waiting = true

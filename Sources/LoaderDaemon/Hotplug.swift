@@ -3,23 +3,6 @@ import LinuxSystem
 import Loaders
 import Raster
 
-/// Holds the place of a display that asked to be opened again after a hotplug event (a monitor
-/// swapped for one with another size) when opening failed: the next hotplug event tries again.
-/// Never drawn: the slot waits meanwhile.
-final class ReopeningDisplay: Display {
-    let name: String
-    let why: String
-    init(name: String, why: String) { self.name = name; self.why = why }
-    var canvasWidth: Int { 1 }
-    var canvasHeight: Int { 1 }
-    var framesPerSecond: Int { 1 }
-    func show(_ canvas: Canvas) throws(DisplayError) { throw DisplayError(display: name, message: why) }
-    func clear() throws(DisplayError) { throw DisplayError(display: name, message: why) }
-    func close() {}
-    var followsOutputs: Bool { true }
-    func outputsChanged() -> OutputChange { .reopen(why) }
-}
-
 /// Monitors plugged in, unplugged or swapped while the splash is up: the kernel's DRM hotplug
 /// events (a netlink socket, UeventMonitor) are read in the loop, and each display that has
 /// outputs looks at them again — so a monitor with another preferred mode gets the splash in its
@@ -63,7 +46,7 @@ extension Daemon {
         let display: any Display
         do { display = try DisplayFactory.open(slot.spec) } catch {
             logger.warning("\(name): \(why); opening it again failed (\(error.message)); trying again at the next hotplug event")
-            slot.display = ReopeningDisplay(name: name, why: why)
+            slot.display = PlaceholderDisplay(name: name, reason: why, followsOutputs: true)
             slot.waiting = true
             slot.waitingSince = now  // display_timeout applies as to any display that is waited for
             slot.deadline = nil
