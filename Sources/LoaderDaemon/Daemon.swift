@@ -31,6 +31,8 @@ public final class Daemon {
     var retainSplash = false
     /// While finishing (Finishing.swift): when the loop ends (CLOCK_MONOTONIC ns).
     var finishingUntil: Int64?
+    /// The finish's 100 % frame is still to be drawn; its clock starts when it has been.
+    var finishAwaitsFrame = false
     /// Reports display devices that appear or vanish (DisplayWatch.swift); made on first use.
     var deviceWatcher: Inotify?
     /// Where inotify events are read, allocated once; and the watcher's index in `pollSet`.
@@ -190,6 +192,7 @@ public final class Daemon {
             for c in connections where c.readClosed && c.pendingOutput == 0 { c.dead = true }
             connections.removeAll { $0.dead }  // closing happens in Connection's deinit
             drawDueFrames(now: MonotonicClock.now())
+            if finishAwaitsFrame { startFinishClock(now: MonotonicClock.now()) }
             endFinishIfDue(now: MonotonicClock.now())
         }
         shutdown()

@@ -23,7 +23,7 @@ extension Daemon {
         retainSplash = retain
         if finishingUntil != nil { return }
         logger.notice("\(reason): finishing")
-        guard var session = state.session, state.frozen == nil else {
+        guard let session = state.session, state.frozen == nil else {
             running = false
             return
         }
@@ -33,11 +33,8 @@ extension Daemon {
                 // Straight to 100 % (no smoothing): this frame may be the last one a person sees.
                 state.progress = ProgressState(DaemonState.fixed(.hundred))
             }
-            if !retain {
-                let at = state.elapsed(now: now) + Self.completeHold
-                session.stop = StopState(at: at, outcome: nil)
-                state.session = session
-            }
+            // The exit is scheduled once the 100 % frame is drawn (startFinishClock).
+            finishAwaitsFrame = !retain
         }
         // Every display draws the completed state now rather than at its next frame time.
         for slot in slots { slot.deadline = now }
@@ -46,6 +43,21 @@ extension Daemon {
         } else {
             finishingUntil = now + Self.finishDuration
         }
+    }
+
+    /// Counts the finish from the moment its 100 % frame has been handed to the displays, not from
+    /// the request: drawing it (a large screen under emulation) and what came before it in the
+    /// same turn (saving the boot timeline, which syncs a file) could otherwise use up the hold,
+    /// and a person — or the boot test's screenshots — never saw the bar complete.
+    func startFinishClock(now: Int64) {
+        finishAwaitsFrame = false
+        guard var session = state.session, session.stop == nil else { return }
+        session.stop = StopState(at: state.elapsed(now: now) + Self.completeHold, outcome: nil)
+        state.session = session
+        finishingUntil = now + Self.finishDuration
+        // The 100 % frame was still (no frame was scheduled after it); the exit now animates.
+        invalidateAll(now: now)
+        do { try frameTimer.arm(at: now) } catch { logger.error("timerfd_settime: \(error)") }
     }
 
     /// Ends the loop once the finish has had its time.

@@ -69,6 +69,31 @@ import Testing
         #expect(try p.wait() == 0)
     }
 
+    /// SIGTERM (how the boot's quit units end the splash) shows the end as a person should see it:
+    /// the bar complete from the 30 % it showed, then the exit, then the display cleared. The
+    /// 100 % frame's time counts from when it is drawn, not from the signal.
+    @Test func sigtermShowsTheBarCompleteThenTheExit() throws {
+        let daemon = try DaemonProcess(arguments: ["--loader", "bar"], size: "32x8")
+        #expect(try daemon.client().request("progress 30") == "OK progress 30")
+        let complete = try expected("bar", width: 32, height: 8, state: FrameState(elapsed: 0, progress: ProgressState(Fixed.one)))
+        #expect(eventually { (try? ImageFile.read(path: daemon.imagePath)) != nil })
+        usleep(300_000)  // the bar settles at 30 %
+        daemon.process.signal(SIGTERM)
+        var seen: [RGBImage] = []
+        let end = Date().addingTimeInterval(5)
+        while Date() < end {
+            if let image = try? ImageFile.read(path: daemon.imagePath), image != seen.last {
+                seen.append(image)
+                if image.bytes.allSatisfy({ $0 == 0 }) { break }
+            }
+        }
+        #expect(try daemon.process.wait() == 0)
+        let full = seen.firstIndex(of: complete)
+        #expect(full != nil, "no frame with the bar complete among the \(seen.count) drawn after SIGTERM")
+        #expect(seen.last?.bytes.allSatisfy({ $0 == 0 }) == true, "the display was not cleared at the end")
+        if let full { #expect(seen.count - full >= 3, "no exit between the complete bar and the cleared display") }
+    }
+
     /// A settled determinate bar and an idle daemon draw nothing more (no timer armed).
     @Test func stillFramesAreNotRedrawn() throws {
         let daemon = try DaemonProcess(size: "32x8")
