@@ -149,8 +149,8 @@ extension Canvas {
                 // Near the outline every pixel on its own, in passes: the shape's coverage of each
                 // edge column, then the clips, then the paint (a loop specialised on what is the
                 // same for the whole row), each a tight loop of its own.
-                for x in span.lo..<span.innerLo { coverageRow[x] = row.coverage(column: x) }
-                for x in span.innerHi..<span.hi { coverageRow[x] = row.coverage(column: x) }
+                row.coverages(span.lo..<span.innerLo, into: coverageRow)
+                row.coverages(span.innerHi..<span.hi, into: coverageRow)
                 if !clips.isEmpty {
                     Canvas.clipEdges(coverageRow, span.lo, span.innerLo, clips: clips, y: cy, uniform: clipLo..<clipHi, coverage: clipInner)
                     Canvas.clipEdges(coverageRow, span.innerHi, span.hi, clips: clips, y: cy, uniform: clipLo..<clipHi, coverage: clipInner)
@@ -184,6 +184,19 @@ extension Canvas {
     /// would darken it into a rim.
     @inlinable @inline(__always) static func clipEdges(_ coverage: UnsafeMutablePointer<UInt8>, _ lo: Int, _ hi: Int, clips: [Clip], y: Fixed,
                                                        uniform: Range<Int>, coverage inner: UInt32) {
+        if lo >= hi { return }
+        if clips.count == 1, case .roundedRect(let r, let radius) = clips[0], lo < uniform.lowerBound || hi > uniform.upperBound {
+            // One rounded clip (a fill in its track): its row, worked out once, instead of its
+            // pointwise coverage per column (the same numbers: see `Shape.row(y:)`).
+            let row = RoundedRectangle(r, cornerRadius: radius).row(y: y)
+            for x in lo..<hi {
+                let c = UInt32(coverage[x])
+                if c == 0 { continue }
+                let clip = uniform.contains(x) ? inner : UInt32(row.coverage(column: x))
+                coverage[x] = UInt8(truncatingIfNeeded: Swift.min(c, clip))
+            }
+            return
+        }
         for x in lo..<hi {
             let c = UInt32(coverage[x])
             if c == 0 { continue }
