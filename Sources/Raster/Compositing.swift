@@ -151,7 +151,9 @@ extension Canvas {
                 // same for the whole row), each a tight loop of its own.
                 row.coverages(span.lo..<span.innerLo, into: coverageRow)
                 row.coverages(span.innerHi..<span.hi, into: coverageRow)
-                if !clips.isEmpty {
+                // Clips that are 255 across the whole row's span (a rectangle around a circle)
+                // change no coverage: min(c, 255) = c.
+                if !clips.isEmpty && !(clipInner == 255 && span.lo >= clipLo && span.hi <= clipHi) {
                     Canvas.clipEdges(coverageRow, span.lo, span.innerLo, clips: clips, y: cy, uniform: clipLo..<clipHi, coverage: clipInner)
                     Canvas.clipEdges(coverageRow, span.innerHi, span.hi, clips: clips, y: cy, uniform: clipLo..<clipHi, coverage: clipInner)
                 }
