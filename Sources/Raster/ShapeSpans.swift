@@ -170,6 +170,11 @@ extension HalfPlane {
     /// distance is exactly nx·px + k, linear in the column.
     @inlinable @inline(__always) func narrow(_ lo: inout Int64, _ hi: inout Int64, y: Fixed, limit: Int64) {
         let (slope, k) = rowLine(y: y)
+        HalfPlane.narrow(&lo, &hi, slope: slope, k: k, limit: limit)
+    }
+
+    /// `narrow` for a row line already worked out (see `rowLine`).
+    @inlinable @inline(__always) static func narrow(_ lo: inout Int64, _ hi: inout Int64, slope: Int64, k: Int64, limit: Int64) {
         if slope > 0 {
             hi = Swift.min(hi, floorDiv(limit - k, slope) + 1)
         } else if slope < 0 {
@@ -187,8 +192,10 @@ extension RowSpan {
         var lo = Int64(columns.lowerBound), hi = Int64(columns.upperBound)
         var innerLo = lo, innerHi = hi
         forEachEdge { e in
-            e.narrow(&lo, &hi, y: y, limit: 0x7FFF)
-            e.narrow(&innerLo, &innerHi, y: y, limit: -0x8000)
+            // The row's line once for both limits.
+            let (slope, k) = e.rowLine(y: y)
+            HalfPlane.narrow(&lo, &hi, slope: slope, k: k, limit: 0x7FFF)
+            HalfPlane.narrow(&innerLo, &innerHi, slope: slope, k: k, limit: -0x8000)
         }
         return RowSpan(columns: columns, lo: Int(lo), hi: Int(Swift.max(lo, hi)),
                        innerLo: Int(innerLo), innerHi: Int(innerHi), innerCoverage: 255)
