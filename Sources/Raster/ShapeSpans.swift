@@ -146,12 +146,13 @@ extension Ellipse {
         guard radiusX == radiusY, isTame(center.x), isTame(center.y), isTame(radiusX) else { return .unknown(columns) }
         // coverage = (½ − (hypot(dx, dy) − r)).unitByte, hypot = ⌊√(dx² + dy²)⌋ in raw units:
         // non-zero needs dx² + dy² < (r + ½)², and it is 255 when dx² + dy² < (r − ½ + ε)².
+        // Wrapping arithmetic: with a tame centre and radius every value here is below 2⁶⁰.
         let r = Int64(radiusX.raw), dy = Int64((y - center.y).raw), cx = Int64(center.x.raw)
-        let outer = largestBelowSquare((r + 0x8000) * (r + 0x8000) - dy * dy)
+        let outer = largestBelowSquare((r &+ 0x8000) &* (r &+ 0x8000) &- dy &* dy)
         if outer < 0 { return .empty(columns) }
-        let inner = r < 0x8000 ? -1 : largestBelowSquare((r - 0x7FFF) * (r - 0x7FFF) - dy * dy)
-        let o = columnRange(centreRawFrom: cx - outer, to: cx + outer)
-        let i = columnRange(centreRawFrom: cx - inner, to: cx + inner)
+        let inner = r < 0x8000 ? -1 : largestBelowSquare((r &- 0x7FFF) &* (r &- 0x7FFF) &- dy &* dy)
+        let o = columnRange(centreRawFrom: cx &- outer, to: cx &+ outer)
+        let i = columnRange(centreRawFrom: cx &- inner, to: cx &+ inner)
         return RowSpan(columns: columns, lo: o.lo, hi: o.hi, innerLo: i.lo, innerHi: i.hi, innerCoverage: 255)
     }
 }
