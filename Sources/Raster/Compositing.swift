@@ -169,10 +169,14 @@ extension Canvas {
                     } else {
                         for x in span.innerLo..<span.innerHi { line[x] = Blend.blend(paintRow[x].scaled(by: c), onto: line[x]) }
                     }
-                } else if ontoClear {
-                    fillRun(line + span.innerLo, count: span.innerHi - span.innerLo, with: solid.scaled(by: c))
                 } else {
-                    Blend.blendRun(line + span.innerLo, count: span.innerHi - span.innerLo, source: solid.scaled(by: c))
+                    // `solid.scaled(by: c)` by the lane arithmetic (the same bytes), inlined.
+                    let source = c == 255 ? solid : scaledPixel(spreadLanes(solid), coverage: c)
+                    if ontoClear {
+                        fillRun(line + span.innerLo, count: span.innerHi - span.innerLo, with: source)
+                    } else {
+                        Blend.blendRun(line + span.innerLo, count: span.innerHi - span.innerLo, source: source)
+                    }
                 }
             }
         }

@@ -100,10 +100,20 @@
 
 /// `storeScaledPixel` for a paint already spread by `spreadLanes`: the same arithmetic.
 @inlinable @inline(__always) func storeScaledLanes(_ destination: UnsafeMutablePointer<Pixel>, lanes: UInt64, coverage: UInt8) {
+    UnsafeMutableRawPointer(destination).storeBytes(of: scaledWord(lanes, coverage: coverage), as: UInt32.self)
+}
+
+/// The word of a pixel spread by `spreadLanes` scaled by `coverage`: div255(channel × coverage)
+/// per lane, as `Pixel.scaled(by:)` (for coverage 255 each channel comes back unchanged).
+@inlinable @inline(__always) func scaledWord(_ lanes: UInt64, coverage: UInt8) -> UInt32 {
     let laneMask: UInt64 = 0x00FF_00FF_00FF_00FF
     let t = lanes &* UInt64(coverage) &+ 0x0080_0080_0080_0080
-    // div255 per lane; for coverage 255 it gives each channel back unchanged (x × 255 / 255).
     let scaled = ((t &+ ((t >> 8) & laneMask)) >> 8) & laneMask
     let packed = (scaled | scaled >> 8) & 0x0000_FFFF_0000_FFFF
-    UnsafeMutableRawPointer(destination).storeBytes(of: UInt32(truncatingIfNeeded: packed | packed >> 16), as: UInt32.self)
+    return UInt32(truncatingIfNeeded: packed | packed >> 16)
+}
+
+/// `Pixel.scaled(by:)` of a pixel spread by `spreadLanes`, by the lane arithmetic.
+@inlinable @inline(__always) func scaledPixel(_ lanes: UInt64, coverage: UInt8) -> Pixel {
+    unsafeBitCast(scaledWord(lanes, coverage: coverage), to: Pixel.self)
 }
