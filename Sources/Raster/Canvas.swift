@@ -28,6 +28,15 @@ public struct Canvas: Sendable {
     /// One row of paint colours, one per column: a horizontal gradient is evaluated once per
     /// column per fill into it instead of once per pixel. Sized here so filling never allocates.
     @usableFromInline var paintRow: [Pixel]
+    /// One row of edge coverages, one per column: the pixel loop works them out for a row's edge
+    /// columns first, then applies the clips, then composites, each pass a loop of its own.
+    @usableFromInline var coverageRow: [UInt8]
+    /// What `OutlineMemo` keeps between fills (and frames): the outline, the rows it holds, and
+    /// their bounds, one per canvas row (sized here).
+    @usableFromInline var outlineRect = FixedRect(x: .zero, y: .zero, width: .zero, height: .zero)
+    @usableFromInline var outlineRadius = Fixed.zero
+    @usableFromInline var outlineValid = 0..<0
+    @usableFromInline var outlineRows: [RowBounds]
 
     public static let maximumSide = 4096
     /// How deep clips may nest without the clip stack growing (and allocating) mid-frame.
@@ -44,6 +53,8 @@ public struct Canvas: Sendable {
         self.clips = []
         self.clips.reserveCapacity(Canvas.clipCapacity)
         self.paintRow = Array(repeating: .transparent, count: width)
+        self.coverageRow = Array(repeating: 0, count: width)
+        self.outlineRows = Array(repeating: .empty, count: height)
     }
 
     @inlinable public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
@@ -101,6 +112,16 @@ public struct Canvas: Sendable {
         let alpha = UInt32(opacity.unitByte)
         if alpha == 0 { return }
         composite(area: area, paint: paint, blend: blend, alpha: alpha, ShapeCoverage(shape: shape))
+    }
+
+    /// The same for a rounded rectangle, whose row spans go through `OutlineMemo` when no clip is
+    /// pushed: a clip with its outline drawn over it next (a bar's fill in its track) reuses them.
+    @inlinable public mutating func fill(_ shape: RoundedRectangle, with paint: Paint, opacity: Fixed = .one, blend: BlendMode = .normal) {
+        let area = drawableArea(for: shape.bounds)
+        if area.isEmpty { return }
+        let alpha = UInt32(opacity.unitByte)
+        if alpha == 0 { return }
+        composite(area: area, paint: paint, blend: blend, alpha: alpha, RoundedRectangleCoverage(shape: shape, memoized: clips.isEmpty))
     }
 
     /// Fills the pixels covered by `mask` (e.g. text) with `paint`.

@@ -34,7 +34,7 @@ import FixedPoint
         if h < 2 || h > 0xFFFF_FFFF || (h - 2) &* (h - 2) > n { h = isqrt(n) } else { while h &* h > n { h &-= 1 } }
     }
     // v = ½ − (min(h, 2³¹ − 1) − r) in raw units; the byte is (v × 255 + ½) >> 16, clamped.
-    let v = 0x8000 + r - Int64(Swift.min(h, 0x7FFF_FFFF))
+    let v = 0x8000 &+ r &- Int64(Swift.min(h, 0x7FFF_FFFF))
     return v <= 0 ? 0 : (v >= 0x10000 ? 255 : UInt8(truncatingIfNeeded: (v &* 255 &+ 0x8000) >> 16))
 }
 

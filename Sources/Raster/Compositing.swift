@@ -6,9 +6,29 @@ import FixedPoint
 @usableFromInline protocol CoverageSource {
     /// What row `y` (centres at `centerY`) looks like within `columns` (see `RowSpan`).
     func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan
+    /// The same, free to use and fill `memo` (see `OutlineMemo`).
+    func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>, memo: inout OutlineMemo) -> RowSpan
     associatedtype Row: ShapeRow
     /// Row `y` (centres at `centerY`), for the coverage of its pixels near the outline.
     func row(y: Int, centerY: Fixed) -> Row
+}
+
+extension CoverageSource {
+    @inlinable @inline(__always) func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>, memo: inout OutlineMemo) -> RowSpan {
+        rowSpan(y: y, centerY: centerY, columns: columns)
+    }
+}
+
+/// A rounded rectangle, with its spans through the memo when `memoized`.
+@usableFromInline struct RoundedRectangleCoverage: CoverageSource {
+    @usableFromInline let shape: RoundedRectangle
+    @usableFromInline let memoized: Bool
+    @inlinable init(shape: RoundedRectangle, memoized: Bool) { self.shape = shape; self.memoized = memoized }
+    @inlinable @inline(__always) func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan { shape.rowSpan(y: centerY, columns: columns) }
+    @inlinable @inline(__always) func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>, memo: inout OutlineMemo) -> RowSpan {
+        memoized ? memo.rowSpan(shape, y: y, centerY: centerY, columns: columns) : shape.rowSpan(y: centerY, columns: columns)
+    }
+    @inlinable @inline(__always) func row(y: Int, centerY: Fixed) -> RoundedRectangleRow { shape.row(y: centerY) }
 }
 
 @usableFromInline struct ShapeCoverage<S: Shape>: CoverageSource {
@@ -80,7 +100,10 @@ extension Canvas {
         area: PixelRect, paint: Paint, alpha: UInt32, _ source: Source, _: Blend.Type
     ) {
         let clips = self.clips, width = self.width, knowsClear = self.knowsClear
-        Canvas.withBuffers(&storage, &paintRow, &drawn) { pixels, paintRow, drawn in
+        var memoRect = outlineRect, memoRadius = outlineRadius, memoValid = outlineValid
+        Canvas.withBuffers(&storage, &paintRow, &drawn, &coverageRow, &outlineRows) { pixels, paintRow, drawn, coverageRow, outlineRows in
+            var memo = OutlineMemo(rect: memoRect, radius: memoRadius, valid: memoValid, rows: outlineRows)
+            defer { memoRect = memo.rect; memoRadius = memo.radius; memoValid = memo.valid }
             var solid = Pixel.transparent
             var gradient = false
             switch paint {
@@ -94,13 +117,13 @@ extension Canvas {
             let columns = area.x..<area.maxX
             for y in area.y..<area.maxY {
                 let cy = Fixed(y) + .half
-                var span = source.rowSpan(y: y, centerY: cy, columns: columns)
+                var span = source.rowSpan(y: y, centerY: cy, columns: columns, memo: &memo)
                 var inner = UInt32(span.innerCoverage)
                 // Where every clip is uniform (clipLo ..< clipHi), their combined coverage is clipInner.
                 var clipInner: UInt32 = 255, clipLo = columns.lowerBound, clipHi = columns.upperBound
                 if !clips.isEmpty {
                     for clip in clips {
-                        let clipSpan = clip.rowSpan(y: cy, columns: columns)
+                        let clipSpan = clip.rowSpan(row: y, y: cy, columns: columns, memo: &memo)
                         span.formIntersection(clipSpan)
                         clipInner = Swift.min(clipInner, UInt32(clipSpan.innerCoverage))
                         clipLo = Swift.max(clipLo, clipSpan.innerLo)
@@ -108,7 +131,7 @@ extension Canvas {
                     }
                     inner = Swift.min(inner, clipInner)
                 }
-                inner = div255(inner * alpha)
+                inner = div255(inner &* alpha)
                 if span.isEmpty { continue }
                 let line = pixels + y * width
                 let row = source.row(y: y, centerY: cy)
@@ -123,27 +146,19 @@ extension Canvas {
                         : UInt32(Swift.min(lo, span.lo)) | UInt32(Swift.max(hi, span.hi)) << 16
                 }
 
-                // Near the outline: every pixel on its own.
-                @inline(__always) func edgePixel(_ x: Int) {
-                    var c = UInt32(row.coverage(column: x))
-                    if c == 0 { return }
-                    if !clips.isEmpty {
-                        // The smaller coverage, not the product: where a shape's edge lies on its
-                        // clip's edge (a fill reaching its track's rounded end) the two are the same
-                        // edge, and multiplying would darken it into a rim.
-                        c = Swift.min(c, x >= clipLo && x < clipHi ? clipInner : Canvas.clipCoverage(clips, x: Fixed(x) + .half, y: cy))
-                    }
-                    c = div255(c * alpha)
-                    if c == 0 { return }
-                    let p = gradient ? paintRow[x] : solid
-                    if ontoClear {
-                        storeScaledPixel(line + x, paint: p, coverage: UInt8(truncatingIfNeeded: c))
-                    } else {
-                        Blend.blend(p, scaledBy: UInt8(truncatingIfNeeded: c), onto: line + x)
-                    }
+                // Near the outline every pixel on its own, in passes: the shape's coverage of each
+                // edge column, then the clips, then the paint (a loop specialised on what is the
+                // same for the whole row), each a tight loop of its own.
+                row.coverages(span.lo..<span.innerLo, into: coverageRow)
+                row.coverages(span.innerHi..<span.hi, into: coverageRow)
+                // Clips that are 255 across the whole row's span (a rectangle around a circle)
+                // change no coverage: min(c, 255) = c.
+                if !clips.isEmpty && !(clipInner == 255 && span.lo >= clipLo && span.hi <= clipHi) {
+                    Canvas.clipEdges(coverageRow, span.lo, span.innerLo, clips: clips, y: cy, uniform: clipLo..<clipHi, coverage: clipInner)
+                    Canvas.clipEdges(coverageRow, span.innerHi, span.hi, clips: clips, y: cy, uniform: clipLo..<clipHi, coverage: clipInner)
                 }
-                for x in span.lo..<span.innerLo { edgePixel(x) }
-                for x in span.innerHi..<span.hi { edgePixel(x) }
+                Canvas.compositeEdges(line, coverageRow, span.lo, span.innerLo, alpha: alpha, solid: solid, paintRow: gradient ? paintRow : nil, ontoClear: ontoClear, Blend.self)
+                Canvas.compositeEdges(line, coverageRow, span.innerHi, span.hi, alpha: alpha, solid: solid, paintRow: gradient ? paintRow : nil, ontoClear: ontoClear, Blend.self)
 
                 // The uniform run: one coverage for all of it.
                 if inner == 0 || !span.hasInner { continue }
@@ -154,23 +169,106 @@ extension Canvas {
                     } else {
                         for x in span.innerLo..<span.innerHi { line[x] = Blend.blend(paintRow[x].scaled(by: c), onto: line[x]) }
                     }
-                } else if ontoClear {
-                    fillRun(line + span.innerLo, count: span.innerHi - span.innerLo, with: solid.scaled(by: c))
                 } else {
-                    Blend.blendRun(line + span.innerLo, count: span.innerHi - span.innerLo, source: solid.scaled(by: c))
+                    // `solid.scaled(by: c)` by the lane arithmetic (the same bytes), inlined.
+                    let source = c == 255 ? solid : scaledPixel(spreadLanes(solid), coverage: c)
+                    if ontoClear {
+                        fillRun(line + span.innerLo, count: span.innerHi - span.innerLo, with: source)
+                    } else {
+                        Blend.blendRun(line + span.innerLo, count: span.innerHi - span.innerLo, source: source)
+                    }
                 }
+            }
+        }
+        outlineRect = memoRect; outlineRadius = memoRadius; outlineValid = memoValid
+    }
+
+    /// The clips applied to the edge coverages of columns lo ..< hi: where every clip is uniform
+    /// (`uniform`) the smaller of the two and `coverage`, elsewhere the smaller of the shape's
+    /// and every clip's own. The smaller, not the product: where a shape's edge lies on its clip's
+    /// edge (a fill reaching its track's rounded end) the two are the same edge, and multiplying
+    /// would darken it into a rim.
+    @inlinable @inline(__always) static func clipEdges(_ coverage: UnsafeMutablePointer<UInt8>, _ lo: Int, _ hi: Int, clips: [Clip], y: Fixed,
+                                                       uniform: Range<Int>, coverage inner: UInt32) {
+        if lo >= hi { return }
+        if clips.count == 1, case .roundedRect(let r, let radius) = clips[0], lo < uniform.lowerBound || hi > uniform.upperBound {
+            // One rounded clip (a fill in its track): its row, worked out once, instead of its
+            // pointwise coverage per column (the same numbers: see `Shape.row(y:)`).
+            let row = RoundedRectangle(r, cornerRadius: radius).row(y: y)
+            for x in lo..<hi {
+                let c = UInt32(coverage[x])
+                if c == 0 { continue }
+                let clip = uniform.contains(x) ? inner : UInt32(row.coverage(column: x))
+                coverage[x] = UInt8(truncatingIfNeeded: Swift.min(c, clip))
+            }
+            return
+        }
+        for x in lo..<hi {
+            let c = UInt32(coverage[x])
+            if c == 0 { continue }
+            let clip = uniform.contains(x) ? inner : Canvas.clipCoverage(clips, x: Fixed(x) + .half, y: y)
+            coverage[x] = UInt8(truncatingIfNeeded: Swift.min(c, clip))
+        }
+    }
+
+    /// The edge columns lo ..< hi painted with their coverages (times `alpha`): the paint row's
+    /// colour when there is one, else `solid`. One loop per combination of what is the same for
+    /// the whole row (onto a clear row or not, full opacity or not), so no pixel tests them.
+    @inlinable @inline(__always) static func compositeEdges<Blend: BlendOperation>(
+        _ line: UnsafeMutablePointer<Pixel>, _ coverage: UnsafeMutablePointer<UInt8>, _ lo: Int, _ hi: Int,
+        alpha: UInt32, solid: Pixel, paintRow: UnsafeMutablePointer<Pixel>?, ontoClear: Bool, _: Blend.Type
+    ) {
+        if lo >= hi { return }
+        switch (ontoClear, alpha == 255) {
+        case (true, true): edgeLoop(line, coverage, lo, hi, alpha: alpha, solid: solid, paintRow: paintRow, ontoClear: true, opaque: true, Blend.self)
+        case (true, false): edgeLoop(line, coverage, lo, hi, alpha: alpha, solid: solid, paintRow: paintRow, ontoClear: true, opaque: false, Blend.self)
+        case (false, true): edgeLoop(line, coverage, lo, hi, alpha: alpha, solid: solid, paintRow: paintRow, ontoClear: false, opaque: true, Blend.self)
+        case (false, false): edgeLoop(line, coverage, lo, hi, alpha: alpha, solid: solid, paintRow: paintRow, ontoClear: false, opaque: false, Blend.self)
+        }
+    }
+
+    /// One specialisation of `compositeEdges` (the Bools are constants where it is inlined).
+    /// Per pixel: c = coverage; skip if 0; c = div255(c × alpha) (which is c itself for alpha
+    /// 255); skip if 0; then the paint scaled by c, stored or blended.
+    @inlinable @inline(__always) static func edgeLoop<Blend: BlendOperation>(
+        _ line: UnsafeMutablePointer<Pixel>, _ coverage: UnsafeMutablePointer<UInt8>, _ lo: Int, _ hi: Int,
+        alpha: UInt32, solid: Pixel, paintRow: UnsafeMutablePointer<Pixel>?, ontoClear: Bool, opaque: Bool, _: Blend.Type
+    ) {
+        // A solid paint onto clear pixels: its channels spread into lanes once, not per pixel.
+        let lanes = spreadLanes(solid)
+        for x in lo..<hi {
+            var c = UInt32(coverage[x])
+            if c == 0 { continue }
+            if !opaque {
+                c = div255(c &* alpha)
+                if c == 0 { continue }
+            }
+            if ontoClear {
+                if let paintRow {
+                    storeScaledPixel(line + x, paint: paintRow[x], coverage: UInt8(truncatingIfNeeded: c))
+                } else {
+                    storeScaledLanes(line + x, lanes: lanes, coverage: UInt8(truncatingIfNeeded: c))
+                }
+            } else {
+                Blend.blend(paintRow.map { $0[x] } ?? solid, scaledBy: UInt8(truncatingIfNeeded: c), onto: line + x)
             }
         }
     }
 
-    /// Lends the pixels, the paint row and the drawn columns out together, once per fill. Three
-    /// `inout` arguments may be three stored properties of `self` at once, which nested closures
-    /// over `self` could not.
-    @inlinable static func withBuffers(_ pixels: inout [Pixel], _ paintRow: inout [Pixel], _ drawn: inout [UInt32],
-                                       _ body: (UnsafeMutablePointer<Pixel>, UnsafeMutablePointer<Pixel>, UnsafeMutablePointer<UInt32>) -> Void) {
+    /// Lends the pixels, the paint row, the drawn columns, the coverage row and the memo's rows out
+    /// together, once per fill. Several `inout` arguments may be several stored properties of
+    /// `self` at once, which nested closures over `self` could not.
+    @inlinable static func withBuffers(_ pixels: inout [Pixel], _ paintRow: inout [Pixel], _ drawn: inout [UInt32], _ coverageRow: inout [UInt8],
+                                       _ outlineRows: inout [RowBounds],
+                                       _ body: (UnsafeMutablePointer<Pixel>, UnsafeMutablePointer<Pixel>, UnsafeMutablePointer<UInt32>,
+                                                UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<RowBounds>) -> Void) {
         pixels.withUnsafeMutableBufferPointer { p in
             paintRow.withUnsafeMutableBufferPointer { row in
-                drawn.withUnsafeMutableBufferPointer { d in body(p.baseAddress!, row.baseAddress!, d.baseAddress!) }
+                drawn.withUnsafeMutableBufferPointer { d in
+                    coverageRow.withUnsafeMutableBufferPointer { c in
+                        outlineRows.withUnsafeMutableBufferPointer { o in body(p.baseAddress!, row.baseAddress!, d.baseAddress!, c.baseAddress!, o.baseAddress!) }
+                    }
+                }
             }
         }
     }

@@ -23,7 +23,7 @@ public struct FixedRect: Sendable, Hashable {
     @inlinable @inline(__always) public var maxY: Fixed { y + height }
     @inlinable @inline(__always) public var midX: Fixed { x + width / 2 }
     @inlinable @inline(__always) public var midY: Fixed { y + height / 2 }
-    @inlinable public var isEmpty: Bool { width.raw <= 0 || height.raw <= 0 }
+    @inlinable @inline(__always) public var isEmpty: Bool { width.raw <= 0 || height.raw <= 0 }
 
     /// The rectangle shrunk by `dx` on the left and right and `dy` on the top and bottom.
     @inlinable public func insetBy(dx: Fixed, dy: Fixed) -> FixedRect {

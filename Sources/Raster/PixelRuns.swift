@@ -52,7 +52,7 @@
 /// `NormalBlend.blend` does it, with the four channels in the 16-bit lanes of one UInt64 (the
 /// bounds above hold: a lane never exceeds 65535 before its final shift), instead of four
 /// separate multiply-and-div255 sequences for the scaling and four more for the blend.
-@inlinable func blendNormalPixel(_ destination: UnsafeMutablePointer<Pixel>, paint: Pixel, coverage: UInt8) {
+@inlinable @inline(__always) func blendNormalPixel(_ destination: UnsafeMutablePointer<Pixel>, paint: Pixel, coverage: UInt8) {
     let lanes: UInt64 = 0x00FF_00FF_00FF_00FF
     @inline(__always) func spread(_ w: UInt32) -> UInt64 {
         let x = UInt64(w)
@@ -79,7 +79,7 @@
 
 /// `paint.scaled(by: coverage)` stored at `destination`, whatever was there: an edge pixel onto a
 /// pixel known to be clear. The same lane arithmetic as `blendNormalPixel` without the blend.
-@inlinable func storeScaledPixel(_ destination: UnsafeMutablePointer<Pixel>, paint: Pixel, coverage: UInt8) {
+@inlinable @inline(__always) func storeScaledPixel(_ destination: UnsafeMutablePointer<Pixel>, paint: Pixel, coverage: UInt8) {
     let raw = UnsafeMutableRawPointer(destination)
     if coverage == 255 { raw.storeBytes(of: word(paint), as: UInt32.self); return }
     let lanes: UInt64 = 0x00FF_00FF_00FF_00FF
@@ -89,4 +89,31 @@
     let scaled = ((t &+ ((t >> 8) & lanes)) >> 8) & lanes
     let packed = (scaled | scaled >> 8) & 0x0000_FFFF_0000_FFFF
     raw.storeBytes(of: UInt32(truncatingIfNeeded: packed | packed >> 16), as: UInt32.self)
+}
+
+/// A pixel's four channels in the 16-bit lanes of a UInt64 (as `storeScaledPixel` spreads them).
+@inlinable @inline(__always) func spreadLanes(_ p: Pixel) -> UInt64 {
+    let x = UInt64(word(p))
+    let y = (x | x << 16) & 0x0000_FFFF_0000_FFFF
+    return (y | y << 8) & 0x00FF_00FF_00FF_00FF
+}
+
+/// `storeScaledPixel` for a paint already spread by `spreadLanes`: the same arithmetic.
+@inlinable @inline(__always) func storeScaledLanes(_ destination: UnsafeMutablePointer<Pixel>, lanes: UInt64, coverage: UInt8) {
+    UnsafeMutableRawPointer(destination).storeBytes(of: scaledWord(lanes, coverage: coverage), as: UInt32.self)
+}
+
+/// The word of a pixel spread by `spreadLanes` scaled by `coverage`: div255(channel × coverage)
+/// per lane, as `Pixel.scaled(by:)` (for coverage 255 each channel comes back unchanged).
+@inlinable @inline(__always) func scaledWord(_ lanes: UInt64, coverage: UInt8) -> UInt32 {
+    let laneMask: UInt64 = 0x00FF_00FF_00FF_00FF
+    let t = lanes &* UInt64(coverage) &+ 0x0080_0080_0080_0080
+    let scaled = ((t &+ ((t >> 8) & laneMask)) >> 8) & laneMask
+    let packed = (scaled | scaled >> 8) & 0x0000_FFFF_0000_FFFF
+    return UInt32(truncatingIfNeeded: packed | packed >> 16)
+}
+
+/// `Pixel.scaled(by:)` of a pixel spread by `spreadLanes`, by the lane arithmetic.
+@inlinable @inline(__always) func scaledPixel(_ lanes: UInt64, coverage: UInt8) -> Pixel {
+    unsafeBitCast(scaledWord(lanes, coverage: coverage), to: Pixel.self)
 }

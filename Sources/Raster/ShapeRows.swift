@@ -30,12 +30,23 @@ public struct EllipseRow: ShapeRow {
         dy2 = dy * dy
     }
 
-    @inlinable @inline(__always) public func coverage(column: Int) -> UInt8 {
-        if isTameCircle && column.magnitude <= 8192 {
-            // (Fixed(column) + .half − centre.x) saturates nowhere here.
-            let dx = UInt64((Int64(column) << 16 + 0x8000 - centreX).magnitude)
-            return circleEdgeCoverage(squaredDistance: dx * dx + dy2, radius: radius)
+    @inlinable @inline(__always) public func coverages(_ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>) {
+        if isTameCircle && isTameColumns(columns) {
+            for x in columns { coverages[x] = tameCoverage(column: x) }
+        } else {
+            for x in columns { coverages[x] = coverage(column: x) }
         }
+    }
+
+    /// `coverage(column:)` of a tame circle for a column within ±8192.
+    @inlinable @inline(__always) func tameCoverage(column: Int) -> UInt8 {
+        // (Fixed(column) + .half − centre.x) saturates nowhere here.
+        let dx = UInt64((Int64(column) &<< 16 &+ 0x8000 &- centreX).magnitude)
+        return circleEdgeCoverage(squaredDistance: dx &* dx &+ dy2, radius: radius)
+    }
+
+    @inlinable @inline(__always) public func coverage(column: Int) -> UInt8 {
+        if isTameCircle && column.magnitude <= 8192 { return tameCoverage(column: column) }
         guard isCircle else { return ellipse.coverage(x: Fixed(column) + .half, y: y) }
         // coverage = edgeCoverage(hypot(dx, dy) − r) with dx = x − centre.x, as in `Ellipse.coverage`.
         let dx = UInt64((Fixed(column) + .half - ellipse.center.x).raw.magnitude)
@@ -68,35 +79,66 @@ public struct RoundedRectangleRow: ShapeRow {
     @inlinable @inline(__always) init(_ shape: RoundedRectangle, y: Fixed) {
         rect = shape.rect
         radius = shape.cornerRadius
-        overlapY = shape.rect.isEmpty ? .zero : overlap(y, rect.y, rect.maxY)
-        let qy = (y - rect.midY).magnitude - (rect.height / 2 - radius)
-        isCornerRow = qy.raw > 0 && radius.raw != 0
-        qy2 = UInt64(qy.raw.magnitude) * UInt64(qy.raw.magnitude)
-        midX = rect.midX
-        straightHalfWidth = rect.width / 2 - radius
         isTameRow = isTame(rect.x) && isTame(rect.width) && isTame(radius) && radius.raw >= 0
+        if isTameRow && isTame(rect.y) && isTame(rect.height) && isTame(y) {
+            // The same values as below in plain integer arithmetic: with everything within ±8192
+            // pixels no `Fixed` step saturates (`/ 2` truncates towards zero, as Int64's does).
+            let x0 = Int64(rect.x.raw), w = Int64(rect.width.raw), y0 = Int64(rect.y.raw), h = Int64(rect.height.raw)
+            let rr = Int64(radius.raw), row = Int64(y.raw)
+            let o = Swift.min(Swift.max(Swift.min(row &+ 0x8000, y0 &+ h) &- Swift.max(row &- 0x8000, y0), 0), 0x10000)
+            overlapY = Fixed(raw: shape.rect.isEmpty ? 0 : Int32(truncatingIfNeeded: o))
+            let dy = row &- (y0 &+ h / 2)
+            let qy = (dy < 0 ? 0 &- dy : dy) &- (h / 2 &- rr)
+            isCornerRow = qy > 0 && rr != 0
+            qy2 = UInt64(qy.magnitude) &* UInt64(qy.magnitude)
+            midX = Fixed(raw: Int32(truncatingIfNeeded: x0 &+ w / 2))
+            straightHalfWidth = Fixed(raw: Int32(truncatingIfNeeded: w / 2 &- rr))
+        } else {
+            overlapY = shape.rect.isEmpty ? .zero : overlap(y, rect.y, rect.maxY)
+            let qy = (y - rect.midY).magnitude - (rect.height / 2 - radius)
+            isCornerRow = qy.raw > 0 && radius.raw != 0
+            qy2 = UInt64(qy.raw.magnitude) * UInt64(qy.raw.magnitude)
+            midX = rect.midX
+            straightHalfWidth = rect.width / 2 - radius
+        }
         lo = Int64(rect.x.raw); hi = Int64(rect.maxX.raw); mid = Int64(midX.raw)
         straight = Int64(straightHalfWidth.raw); r = Int64(radius.raw); oy = Int64(overlapY.raw)
     }
 
-    @inlinable @inline(__always) public func coverage(column: Int) -> UInt8 {
-        if isTameRow && column.magnitude <= 8192 {
-            // The steps below in raw units: with the rectangle, the radius and the pixel centre
-            // within ±8192 pixels no `Fixed` operation of them saturates, so each is exact integer
-            // arithmetic (and cheaper: no saturation checks).
-            let x = Int64(column) &<< 16 &+ 0x8000
-            // overlap(x, rect.x, maxX) (clamped to 0...1) × overlapY, rounded, then unitByte.
-            let ox = Swift.min(Swift.max(Swift.min(x &+ 0x8000, hi) &- Swift.max(x &- 0x8000, lo), 0), 0x10000)
-            let p = (ox &* oy &+ 0x8000) >> 16
-            let box = p <= 0 ? 0 : (p >= 0x10000 ? 255 : UInt8(truncatingIfNeeded: (p &* 255 &+ 0x8000) >> 16))
-            if !isCornerRow || box == 0 { return box }
-            let dx = x &- mid
-            let qx = (dx < 0 ? 0 &- dx : dx) &- straight
-            if qx <= 0 { return box }
-            // isCornerRow: r ≠ 0, so r > 0 here.
-            let q = UInt64(qx)
-            return Swift.min(circleEdgeCoverage(squaredDistance: q &* q &+ qy2, radius: r), box)
+    @inlinable @inline(__always) public func coverages(_ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>) {
+        if isTameRow && isTameColumns(columns) {
+            for x in columns { coverages[x] = tameCoverage(column: x) }
+        } else {
+            for x in columns { coverages[x] = coverage(column: x) }
         }
+    }
+
+    @inlinable @inline(__always) public func coverage(column: Int) -> UInt8 {
+        if isTameRow && column.magnitude <= 8192 { return tameCoverage(column: column) }
+        return pointwiseCoverage(column: column)
+    }
+
+    /// `coverage(column:)` of a tame row for a column within ±8192.
+    @inlinable @inline(__always) func tameCoverage(column: Int) -> UInt8 {
+        // The steps below in raw units: with the rectangle, the radius and the pixel centre
+        // within ±8192 pixels no `Fixed` operation of them saturates, so each is exact integer
+        // arithmetic (and cheaper: no saturation checks).
+        let x = Int64(column) &<< 16 &+ 0x8000
+        // overlap(x, rect.x, maxX) (clamped to 0...1) × overlapY, rounded, then unitByte.
+        let ox = Swift.min(Swift.max(Swift.min(x &+ 0x8000, hi) &- Swift.max(x &- 0x8000, lo), 0), 0x10000)
+        let p = (ox &* oy &+ 0x8000) >> 16
+        let box = p <= 0 ? 0 : (p >= 0x10000 ? 255 : UInt8(truncatingIfNeeded: (p &* 255 &+ 0x8000) >> 16))
+        if !isCornerRow || box == 0 { return box }
+        let dx = x &- mid
+        let qx = (dx < 0 ? 0 &- dx : dx) &- straight
+        if qx <= 0 { return box }
+        // isCornerRow: r ≠ 0, so r > 0 here.
+        let q = UInt64(qx)
+        return Swift.min(circleEdgeCoverage(squaredDistance: q &* q &+ qy2, radius: r), box)
+    }
+
+    /// `coverage(column:)` by the saturating `Fixed` steps, for rows or columns that are not tame.
+    @inlinable func pointwiseCoverage(column: Int) -> UInt8 {
         // An empty rectangle has overlapY 0 and so a box coverage of 0, as `coverage` returns.
         let x = Fixed(column) + .half
         let box = (overlap(x, rect.x, rect.maxX) * overlapY).unitByte

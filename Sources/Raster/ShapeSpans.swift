@@ -21,9 +21,7 @@ extension Rectangle {
 extension RoundedRectangle {
     @inlinable public func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan {
         if rect.isEmpty { return .empty(columns) }
-        if isTame(rect.x), isTame(rect.y), isTame(rect.width), isTame(rect.height), isTame(y), isTame(cornerRadius), cornerRadius.raw >= 0 {
-            return tameRowSpan(y: Int64(y.raw), columns: columns)
-        }
+        if hasTameRows && isTame(y) { return tameRowSpan(y: Int64(y.raw), columns: columns) }
         // Outside the corner rows (qy ≤ 0) coverage is the rectangle's box overlap.
         var span = Rectangle(rect).rowSpan(y: y, columns: columns)
         let r = cornerRadius
@@ -47,32 +45,97 @@ extension RoundedRectangle {
 }
 
 extension RoundedRectangle {
+    /// Whether `tameRowBounds` applies: a non-empty rectangle and a radius ≥ 0, all tame.
+    @inlinable @inline(__always) var hasTameRows: Bool {
+        !rect.isEmpty && isTame(rect.x) && isTame(rect.y) && isTame(rect.width) && isTame(rect.height)
+            && isTame(cornerRadius) && cornerRadius.raw >= 0
+    }
+
     /// `rowSpan` for a non-empty rectangle, a row and a radius ≥ 0 that are all tame: the same steps
     /// in raw units, where none of the `Fixed` operations can saturate (coordinates and sums stay
     /// within ±2¹⁴ pixels), so each is plain integer arithmetic. The radius is ≤ half the shorter
     /// side (the initializer clamps it; a larger one set through the public var stays tame too).
     @inlinable @inline(__always) func tameRowSpan(y: Int64, columns: Range<Int>) -> RowSpan {
+        RowSpan(columns: columns, tameRowBounds(y: y))
+    }
+
+    /// The bounds behind `tameRowSpan`, before they are cut to any columns: what a row of this
+    /// outline is wherever it is drawn, so a clip with the same outline can reuse them (`OutlineMemo`).
+    @inlinable @inline(__always) func tameRowBounds(y: Int64) -> RowBounds {
         let x0 = Int64(rect.x.raw), y0 = Int64(rect.y.raw), w = Int64(rect.width.raw), h = Int64(rect.height.raw)
         let x1 = x0 &+ w, y1 = y0 &+ h
         // The rectangle's span (`Rectangle.rowSpan`): overlap in y, floors and ceilings in x.
         let oy = Swift.min(Swift.max(Swift.min(y &+ 0x8000, y1) &- Swift.max(y &- 0x8000, y0), 0), 0x10000)
-        if oy == 0 { return .empty(columns) }
+        if oy == 0 { return .empty }
         let coverage = oy >= 0x10000 ? 255 : UInt8(truncatingIfNeeded: (oy &* 255 &+ 0x8000) >> 16)
-        var span = RowSpan(columns: columns, lo: Int(x0 >> 16), hi: Int((x1 &+ 0xFFFF) >> 16),
-                           innerLo: Int((x0 &+ 0xFFFF) >> 16), innerHi: Int(x1 >> 16), innerCoverage: coverage)
+        var bounds = RowBounds(lo: Int(x0 >> 16), hi: Int((x1 &+ 0xFFFF) >> 16),
+                               innerLo: Int((x0 &+ 0xFFFF) >> 16), innerHi: Int(x1 >> 16), innerCoverage: coverage)
         let rr = Int64(cornerRadius.raw)
         let dy = y &- (y0 &+ h / 2)
         let qy = (dy < 0 ? 0 &- dy : dy) &- (h / 2 &- rr)
-        if qy <= 0 || rr == 0 || span.isEmpty { return span }
-        // A corner row: as below.
+        if qy <= 0 || rr == 0 || bounds.lo >= bounds.hi { return bounds }
+        // A corner row: as in `rowSpan`. Zero beyond the outer columns, and (the corner's edge
+        // being 255 there) the box's coverage within the inner ones: the intersection of both
+        // spans is one.
         let qy2 = qy &* qy
         let outer = Swift.max(0, largestBelowSquare((rr &+ 0x8000) &* (rr &+ 0x8000) &- qy2))
         let inner = rr < 0x8000 ? 0 : Swift.max(0, largestBelowSquare((rr &- 0x7FFF) &* (rr &- 0x7FFF) &- qy2))
         let m = x0 &+ w / 2, c = w / 2 &- rr
         let o = columnRange(centreRawFrom: m &- (outer &+ c), to: m &+ (outer &+ c))
         let i = columnRange(centreRawFrom: m &- (inner &+ c), to: m &+ (inner &+ c))
-        span.formIntersection(RowSpan(columns: columns, lo: o.lo, hi: o.hi, innerLo: i.lo, innerHi: i.hi, innerCoverage: 0))
-        return span
+        bounds.lo = Swift.max(bounds.lo, o.lo); bounds.hi = Swift.min(bounds.hi, o.hi)
+        bounds.innerLo = Swift.max(bounds.innerLo, i.lo); bounds.innerHi = Swift.min(bounds.innerHi, i.hi)
+        return bounds
+    }
+}
+
+/// A row span before it is cut to the columns being drawn (see `RowSpan.init(columns:lo:hi:…)`):
+/// coverage 0 outside lo ..< hi, `innerCoverage` within innerLo ..< innerHi.
+@usableFromInline struct RowBounds: Sendable {
+    @usableFromInline var lo: Int, hi: Int, innerLo: Int, innerHi: Int
+    @usableFromInline var innerCoverage: UInt8
+    @inlinable init(lo: Int, hi: Int, innerLo: Int, innerHi: Int, innerCoverage: UInt8) {
+        self.lo = lo; self.hi = hi; self.innerLo = innerLo; self.innerHi = innerHi; self.innerCoverage = innerCoverage
+    }
+    @inlinable static var empty: RowBounds { RowBounds(lo: 0, hi: 0, innerLo: 0, innerHi: 0, innerCoverage: 0) }
+}
+
+extension RowSpan {
+    @inlinable @inline(__always) init(columns: Range<Int>, _ b: RowBounds) {
+        if b.lo >= b.hi { self = .empty(columns); return }
+        self.init(columns: columns, lo: b.lo, hi: b.hi, innerLo: b.innerLo, innerHi: b.innerHi, innerCoverage: b.innerCoverage)
+    }
+}
+
+/// The rows of the last tame rounded rectangle whose spans were worked out in a frame, kept per
+/// canvas row: a clip with the same outline as the shape drawn before it (a bar's track and the
+/// clip of its fill, linkedin's too) takes its spans from here instead of working them out again
+/// (two square roots a corner row). The bounds do not depend on the columns drawn, so a fill of
+/// other columns can share them. Reset whenever another outline is worked out.
+@usableFromInline struct OutlineMemo {
+    @usableFromInline var rect: FixedRect
+    @usableFromInline var radius: Fixed
+    /// The canvas rows whose bounds `rows` holds for this outline.
+    @usableFromInline var valid: Range<Int>
+    @usableFromInline var rows: UnsafeMutablePointer<RowBounds>
+
+    @inlinable init(rect: FixedRect, radius: Fixed, valid: Range<Int>, rows: UnsafeMutablePointer<RowBounds>) {
+        self.rect = rect; self.radius = radius; self.valid = valid; self.rows = rows
+    }
+
+    /// `shape.rowSpan(y: centerY, columns:)` for canvas row `y`, from the memo when it holds it.
+    @inlinable @inline(__always) mutating func rowSpan(_ shape: RoundedRectangle, y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan {
+        guard shape.hasTameRows, isTame(centerY) else { return shape.rowSpan(y: centerY, columns: columns) }
+        let same = rect == shape.rect && radius == shape.cornerRadius
+        if same && valid.contains(y) { return RowSpan(columns: columns, rows[y]) }
+        let b = shape.tameRowBounds(y: Int64(centerY.raw))
+        rows[y] = b
+        if same && valid.upperBound == y { valid = valid.lowerBound..<(y + 1) } else if same && valid.lowerBound == y + 1 {
+            valid = y..<valid.upperBound
+        } else {
+            rect = shape.rect; radius = shape.cornerRadius; valid = y..<(y + 1)
+        }
+        return RowSpan(columns: columns, b)
     }
 }
 
@@ -83,12 +146,13 @@ extension Ellipse {
         guard radiusX == radiusY, isTame(center.x), isTame(center.y), isTame(radiusX) else { return .unknown(columns) }
         // coverage = (½ − (hypot(dx, dy) − r)).unitByte, hypot = ⌊√(dx² + dy²)⌋ in raw units:
         // non-zero needs dx² + dy² < (r + ½)², and it is 255 when dx² + dy² < (r − ½ + ε)².
+        // Wrapping arithmetic: with a tame centre and radius every value here is below 2⁶⁰.
         let r = Int64(radiusX.raw), dy = Int64((y - center.y).raw), cx = Int64(center.x.raw)
-        let outer = largestBelowSquare((r + 0x8000) * (r + 0x8000) - dy * dy)
+        let outer = largestBelowSquare((r &+ 0x8000) &* (r &+ 0x8000) &- dy &* dy)
         if outer < 0 { return .empty(columns) }
-        let inner = r < 0x8000 ? -1 : largestBelowSquare((r - 0x7FFF) * (r - 0x7FFF) - dy * dy)
-        let o = columnRange(centreRawFrom: cx - outer, to: cx + outer)
-        let i = columnRange(centreRawFrom: cx - inner, to: cx + inner)
+        let inner = r < 0x8000 ? -1 : largestBelowSquare((r &- 0x7FFF) &* (r &- 0x7FFF) &- dy &* dy)
+        let o = columnRange(centreRawFrom: cx &- outer, to: cx &+ outer)
+        let i = columnRange(centreRawFrom: cx &- inner, to: cx &+ inner)
         return RowSpan(columns: columns, lo: o.lo, hi: o.hi, innerLo: i.lo, innerHi: i.hi, innerCoverage: 255)
     }
 }
@@ -107,6 +171,11 @@ extension HalfPlane {
     /// distance is exactly nx·px + k, linear in the column.
     @inlinable @inline(__always) func narrow(_ lo: inout Int64, _ hi: inout Int64, y: Fixed, limit: Int64) {
         let (slope, k) = rowLine(y: y)
+        HalfPlane.narrow(&lo, &hi, slope: slope, k: k, limit: limit)
+    }
+
+    /// `narrow` for a row line already worked out (see `rowLine`).
+    @inlinable @inline(__always) static func narrow(_ lo: inout Int64, _ hi: inout Int64, slope: Int64, k: Int64, limit: Int64) {
         if slope > 0 {
             hi = Swift.min(hi, floorDiv(limit - k, slope) + 1)
         } else if slope < 0 {
@@ -124,8 +193,10 @@ extension RowSpan {
         var lo = Int64(columns.lowerBound), hi = Int64(columns.upperBound)
         var innerLo = lo, innerHi = hi
         forEachEdge { e in
-            e.narrow(&lo, &hi, y: y, limit: 0x7FFF)
-            e.narrow(&innerLo, &innerHi, y: y, limit: -0x8000)
+            // The row's line once for both limits.
+            let (slope, k) = e.rowLine(y: y)
+            HalfPlane.narrow(&lo, &hi, slope: slope, k: k, limit: 0x7FFF)
+            HalfPlane.narrow(&innerLo, &innerHi, slope: slope, k: k, limit: -0x8000)
         }
         return RowSpan(columns: columns, lo: Int(lo), hi: Int(Swift.max(lo, hi)),
                        innerLo: Int(innerLo), innerHi: Int(innerHi), innerCoverage: 255)
@@ -152,6 +223,14 @@ extension Clip {
         switch self {
         case .rect(let r): return Rectangle(r).rowSpan(y: y, columns: columns)
         case .roundedRect(let r, let radius): return RoundedRectangle(r, cornerRadius: radius).rowSpan(y: y, columns: columns)
+        }
+    }
+
+    /// The same for canvas row `row`, a rounded clip's through `memo`.
+    @inlinable @inline(__always) func rowSpan(row: Int, y: Fixed, columns: Range<Int>, memo: inout OutlineMemo) -> RowSpan {
+        switch self {
+        case .rect(let r): return Rectangle(r).rowSpan(y: y, columns: columns)
+        case .roundedRect(let r, let radius): return memo.rowSpan(RoundedRectangle(r, cornerRadius: radius), y: row, centerY: y, columns: columns)
         }
     }
 }

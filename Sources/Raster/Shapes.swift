@@ -30,6 +30,20 @@ public protocol Shape: Sendable {
 public protocol ShapeRow {
     /// Coverage 0...255 of the pixel in column `column` of this row.
     func coverage(column: Int) -> UInt8
+    /// `coverage(column: x)` into `coverages[x]` for every x in `columns`: the pixel loop's way of
+    /// asking, so a row can decide once for the whole range what it would decide per column.
+    func coverages(_ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>)
+}
+
+extension ShapeRow {
+    @inlinable @inline(__always) public func coverages(_ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>) {
+        for x in columns { coverages[x] = coverage(column: x) }
+    }
+}
+
+/// Whether every column of `columns` is within ±8192, where the rows' integer fast paths hold.
+@inlinable @inline(__always) func isTameColumns(_ columns: Range<Int>) -> Bool {
+    columns.lowerBound >= -8192 && columns.upperBound <= 8193
 }
 
 /// A row that knows nothing in advance: each pixel is the shape's `coverage(x:y:)`.
