@@ -41,7 +41,10 @@ extension Daemon {
         if retain {
             running = false
         } else {
-            finishingUntil = now + Self.finishDuration
+            // The clock read here, not the caller's turn start: what came before in this turn
+            // (saving the boot timeline syncs a file) may have taken longer than the finish. Used
+            // when no 100 % frame restarts it (an exit already under way).
+            finishingUntil = MonotonicClock.now() + Self.finishDuration
         }
     }
 

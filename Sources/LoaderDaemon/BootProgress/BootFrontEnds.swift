@@ -315,14 +315,10 @@ final class BootFrontEnds {
         }
     }
 
-    func quit(retain: Bool, daemon: Daemon, now turnStart: Int64) {
+    func quit(retain: Bool, daemon: Daemon, now: Int64) {
         logger.notice("Plymouth: quit\(retain ? " (retaining the splash)" : ""): stopping")
-        if mode == "boot-up", plymouth != nil { saveTimeline(now: turnStart) }
-        // The clock again: saving the timeline syncs a file and its directory, which on a slow or
-        // emulated disk can outlast the finish's 0.3 s; counted from the turn's start, the finish
-        // could then be over before its 100 % frame was drawn.
-        let now = MonotonicClock.now()
         if mode == "boot-up", plymouth != nil {
+            saveTimeline(now: now)
             if daemon.state.session != nil, !hidden {
                 _ = daemon.setProgress(.hundred, force: true, now: now)
                 // The last frame shows 100 without the smoothing (it may be the one retained).
