@@ -23,48 +23,51 @@ let package = Package(
     targets: [
         // Per-frame code: fixed point only, no Foundation.
         .target(name: "FixedPoint"),
+        // String interpolation compiled as calls, not inlined: a quarter of the board binaries
+        // (Sources/CompactText). Every board module that builds messages depends on it.
+        .target(name: "CompactText"),
         // Per frame, no dynamic exclusivity checks (swift_beginAccess on every access to a class's
         // stored array or a global): the renderer and the displays' encoders are single-threaded
         // and the static checks still hold (docs/PERFORMANCE.md: a twelfth of a MAX7219 frame).
         // scripts/cross-build passes the same flag for these modules.
-        .target(name: "Raster", dependencies: ["FixedPoint"], swiftSettings: perFrame),
+        .target(name: "Raster", dependencies: ["FixedPoint", "CompactText"], swiftSettings: perFrame),
         // ImageCodecs: the boot screen's logo (PNG, decoded once per scene). CFreeType: a screen's
         // anti-aliased text, FreeType opened with dlopen when first drawn (Sources/CFreeType).
-        .target(name: "Loaders", dependencies: ["FixedPoint", "Raster", "ImageCodecs", "CFreeType"], swiftSettings: perFrame),
+        .target(name: "Loaders", dependencies: ["FixedPoint", "CompactText", "Raster", "ImageCodecs", "CFreeType"], swiftSettings: perFrame),
         .target(name: "CFreeType"),
         // Kernel interfaces Swift cannot express (ioctl numbers from macros, struct layouts), and the
         // C library as board code sees it (Embedded Swift has no Glibc module).
         .target(name: "CLinux", exclude: ["embedded"]),
         // Typed wrappers over the system calls board code makes, in swift-system's manner
         // (swift-system itself does not build in Embedded mode).
-        .target(name: "LinuxSystem", dependencies: ["CLinux"]),
+        .target(name: "LinuxSystem", dependencies: ["CLinux", "CompactText"]),
         // The command lines of loaderd and loaderctl, parsed by hand: options as data, ArgumentParser's
         // help layout and messages, one exit-status convention (README, "Dependencies").
-        .target(name: "CommandLineKit", dependencies: ["CLinux"]),
+        .target(name: "CommandLineKit", dependencies: ["CLinux", "CompactText"]),
         // LED wire transports: spidev, SPI bit-banged over libgpiod, and capture transports for tests.
         .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
-        .target(name: "Transports", dependencies: ["CLinux", "CGpiod", "LinuxSystem"]),
+        .target(name: "Transports", dependencies: ["CLinux", "CGpiod", "LinuxSystem", "CompactText"]),
         .target(
             name: "Displays",
-            dependencies: ["FixedPoint", "Raster", "ImageCodecs", "CLinux", "LinuxSystem", "Transports"],
+            dependencies: ["FixedPoint", "CompactText", "Raster", "ImageCodecs", "CLinux", "LinuxSystem", "Transports"],
             swiftSettings: perFrame
         ),
         // The daemon: event loop, control server, protocol, state, config, systemd glue.
         .target(
             name: "LoaderDaemon",
             dependencies: [
-                "FixedPoint", "Raster", "Loaders", "Displays", "CLinux", "LinuxSystem",
+                "FixedPoint", "CompactText", "Raster", "Loaders", "Displays", "CLinux", "LinuxSystem",
             ]
         ),
 
         // File formats written by `loaderctl render` (and later the daemon's image display).
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
-        .target(name: "ImageCodecs", dependencies: ["Raster", "CPNG", "CGIF", "CLinux", "LinuxSystem"]),
+        .target(name: "ImageCodecs", dependencies: ["Raster", "CompactText", "CPNG", "CGIF", "CLinux", "LinuxSystem"]),
 
         .executableTarget(
             name: "loaderd",
-            dependencies: ["LoaderDaemon", "Displays", "FixedPoint", "Loaders", "LinuxSystem", "CommandLineKit"],
+            dependencies: ["LoaderDaemon", "Displays", "FixedPoint", "CompactText", "Loaders", "LinuxSystem", "CommandLineKit"],
             // The Swift runtime linked in: a dynamic one costs ~2 ms of loading and relocation per start
             // and ~3 MB of resident file pages (docs/PERFORMANCE.md, "The daemon").
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]
@@ -73,7 +76,7 @@ let package = Package(
             name: "loaderctl",
             // Board code too (Embedded Swift in scripts/cross-build): no ArgumentParser, whose
             // conformance scans were half of a `loaderctl ping`.
-            dependencies: ["FixedPoint", "Raster", "Loaders", "Displays", "ImageCodecs", "CLinux", "LinuxSystem", "CommandLineKit"],
+            dependencies: ["FixedPoint", "CompactText", "Raster", "Loaders", "Displays", "ImageCodecs", "CLinux", "LinuxSystem", "CommandLineKit"],
             // libm by name: Foundation used to bring it along. The runtime linked in, as loaderd's.
             linkerSettings: [.linkedLibrary("m"), .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]
         ),

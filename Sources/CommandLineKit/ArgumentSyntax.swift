@@ -1,3 +1,5 @@
+import CompactText
+
 // Splitting a command line into options and positionals, the way swift-argument-parser did for
 // these programs before they parsed by hand (its help and error texts are pinned by
 // Tests/CLITests): `--name value`, `--name=value`, flags, `-h`, `--` ends the options.

@@ -1,4 +1,5 @@
 import CLinux
+import CompactText
 
 /// A `--help` page in the layout ArgumentParser printed (the pinned texts in Tests/CLITests/Help):
 /// OVERVIEW and discussion wrapped to the screen, USAGE as one line, then ARGUMENTS, OPTIONS and

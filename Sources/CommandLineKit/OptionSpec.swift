@@ -1,3 +1,5 @@
+import CompactText
+
 // The vocabulary of a command line as loaderd and loaderctl describe theirs: options, positional
 // arguments and the usage error. Board code (Embedded Swift): no reflection, no existentials, so
 // each program lists its options as data and reads the parsed words itself.

@@ -1,4 +1,5 @@
 import Raster
+import CompactText
 
 /// Something that shows frames: a framebuffer, an LED matrix, an image file, a terminal.
 ///

@@ -1,4 +1,5 @@
 import Raster
+import CompactText
 
 /// Reading a display spec's options with errors that name the key and what is accepted.
 extension DisplaySpec {

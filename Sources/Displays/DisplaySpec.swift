@@ -1,3 +1,5 @@
+import CompactText
+
 // Standard library only: this file is compiled into the config fuzzer as it is (Fuzz/ConfigFuzz).
 
 /// A display as written on the command line or in the config: `TYPE:key=value,key=value`,

@@ -2,6 +2,7 @@ import CLinux
 import LinuxSystem
 import ImageCodecs
 import Raster
+import CompactText
 
 /// `image:path=FILE,size=WxH[,background=COLOR][,fps=N]`: each changed frame is written to FILE
 /// (`.ppm` or `.png`, by extension), atomically: into a temporary file in the same directory, then

@@ -1,4 +1,5 @@
 import Raster
+import CompactText
 
 /// Renders a canvas as ANSI 24-bit colour text: each character cell is an upper half block
 /// `▀` whose foreground is the upper pixel and whose background is the lower pixel, so one

@@ -1,5 +1,6 @@
 import CLinux
 import LinuxSystem
+import CompactText
 
 /// Whole-file reads and writes with plain POSIX calls (no Foundation: the daemon uses these too).
 /// Errors carry the system's reason (`strerror(errno)`) and the path.

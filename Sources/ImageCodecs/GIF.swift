@@ -1,5 +1,6 @@
 import Raster
 import CGIF
+import CompactText
 
 /// One frame of an animated GIF: a full-size image and how long it stays on screen.
 public struct GIFFrame: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Raster
+import CompactText
 /// Why an image could not be chosen, encoded, decoded, read or written.
 ///
 /// The description names the file (when there is one) and the reason, e.g.

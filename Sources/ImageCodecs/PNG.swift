@@ -1,5 +1,6 @@
 import CPNG
 import Raster
+import CompactText
 
 /// 8-bit RGB PNG through libpng's simplified API (`png_image_*`, libpng ≥ 1.6). That API
 /// reports failures as a return code plus `png_image.message` instead of longjmp-ing, so no

@@ -1,3 +1,5 @@
+import CompactText
+
 /// Binary PPM (P6): header `P6\n<width> <height>\n255\n` then packed RGB bytes.
 public enum PPM {
     /// The P6 encoding of `image` (maxval 255).

@@ -1,4 +1,5 @@
 import Raster
+import CompactText
 
 /// An opaque 8-bit RGB image: `width × height` pixels, rows top to bottom, packed `R G B` bytes
 /// with no row padding. What every codec here reads and writes.

@@ -1,4 +1,5 @@
 import CLinux
+import CompactText
 
 /// Checks on files the daemon opens by path (its config, the boot timeline, the image display's
 /// temporary file, a framebuffer stand-in). Such paths are opened with O_NONBLOCK, so a FIFO or

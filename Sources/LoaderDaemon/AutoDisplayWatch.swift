@@ -1,6 +1,7 @@
 import Displays
 import LinuxSystem
 import Raster
+import CompactText
 
 /// What an `auto` display searches for: any display device, or (`drm:device=auto`) a DRM card.
 enum AutoSearch: Equatable {

@@ -2,6 +2,7 @@ import Displays
 import FixedPoint
 import Loaders
 import Raster
+import CompactText
 
 extension Daemon {
     /// The `status` reply: what is shown, each display and its state, the frame counts.

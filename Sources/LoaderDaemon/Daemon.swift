@@ -4,6 +4,7 @@ import CLinux
 import Loaders
 import Raster
 import LinuxSystem
+import CompactText
 
 /// The daemon: one thread, one `poll()` over the signalfd, the frame timerfd, the watchdog
 /// timerfd, the listening socket and the clients. Nothing in it blocks but `poll`.

@@ -1,4 +1,5 @@
 import Displays
+import CompactText
 
 /// The display types `--display TYPE:...` (and the config) can name: one line per type.
 public enum DisplayFactory {

@@ -1,6 +1,7 @@
 import CLinux
 import Displays
 import LinuxSystem
+import CompactText
 
 /// `display_timeout` (`--display-timeout`): how long a missing display is waited for. A display
 /// still missing then is given up, and the others go on; with none left, loaderd exits with

@@ -3,6 +3,7 @@ import Displays
 import LinuxSystem
 import Loaders
 import Raster
+import CompactText
 
 /// Stands in for a display that cannot draw now — its device is missing and waited for, or its
 /// outputs changed and opening it again failed (`followsOutputs`: the next hotplug event tries

@@ -1,6 +1,7 @@
 import FixedPoint
 import LinuxSystem
 import Loaders
+import CompactText
 
 /// The end of the splash. Whatever ends it — SIGTERM (how `loaderd-quit.service` and a shutdown
 /// stop the daemon), Plymouth's `quit`, psplash's `QUIT` — a person should see the boot complete

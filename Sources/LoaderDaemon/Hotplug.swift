@@ -2,6 +2,7 @@ import Displays
 import LinuxSystem
 import Loaders
 import Raster
+import CompactText
 
 /// Monitors plugged in, unplugged or swapped while the splash is up: the kernel's DRM hotplug
 /// events (a netlink socket, UeventMonitor) are read in the loop, and each display that has

@@ -1,4 +1,5 @@
 import Loaders
+import CompactText
 
 /// Checks of the settings given on loaderd's command line, with the same rules as the config file
 /// applies to its keys, so that `--loader nosuch` or `--set duration=0.01` is a usage error at

@@ -1,5 +1,6 @@
 import CLinux
 import LinuxSystem
+import CompactText
 
 /// The daemon's log: one line per message on standard error. Under systemd each line starts with
 /// a syslog priority (`<6>` for info), which journald reads as the message's priority

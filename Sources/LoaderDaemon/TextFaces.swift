@@ -1,5 +1,6 @@
 import Loaders
 import Raster
+import CompactText
 
 /// A face loaded for screens' text (nil: it could not be, and the reason was logged).
 struct LoadedFace {

@@ -1,5 +1,6 @@
 import FixedPoint
 import Raster
+import CompactText
 
 /// Why `Catalog.make` refused: an unknown loader name or a bad parameter.
 public enum LoaderError: Error, Sendable, CustomStringConvertible, Equatable {

@@ -1,5 +1,6 @@
 import FixedPoint
 import Raster
+import CompactText
 
 /// The type of a loader parameter: what text it accepts and what it becomes.
 public enum ParameterType: Sendable {

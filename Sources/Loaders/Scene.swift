@@ -1,6 +1,7 @@
 import FixedPoint
 import ImageCodecs
 import Raster
+import CompactText
 
 /// Options of the scene around a loader: what `loaderd` and `loaderctl render` set per display.
 public struct SceneOptions: Sendable {

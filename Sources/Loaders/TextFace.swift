@@ -1,5 +1,6 @@
 import CFreeType
 import Raster
+import CompactText
 
 /// Which font a boot screen's text uses (`screen.font`).
 public enum ScreenFont: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import FixedPoint
+import CompactText
 
 /// A premultiplied RGBA8 image that loaders draw into: the low-resolution frame before a display
 /// maps it onto its pixels.

@@ -1,4 +1,5 @@
 import FixedPoint
+import CompactText
 
 /// An sRGB colour with straight (not premultiplied) 8-bit alpha: the form people write and
 /// configs hold. Convert to `Pixel` (premultiplied) before compositing.

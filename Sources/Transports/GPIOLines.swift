@@ -1,6 +1,7 @@
 import CGpiod
 import CLinux
 import LinuxSystem
+import CompactText
 
 /// A set of output lines requested together, set all at once: bit i of `values` is line i.
 public protocol GPIOOutputLines: AnyObject {

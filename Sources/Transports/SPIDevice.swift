@@ -1,5 +1,6 @@
 import CLinux
 import LinuxSystem
+import CompactText
 
 /// Hardware SPI through the kernel's spidev (`/dev/spidevB.C`). Mode, word size and clock are set
 /// once when the device opens; each message is one `SPI_IOC_MESSAGE(1)` ioctl with a transfer

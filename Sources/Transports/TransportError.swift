@@ -1,4 +1,5 @@
 import LinuxSystem
+import CompactText
 
 /// A transport failure a person can act on: the device, what failed, and what to do about it.
 public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {

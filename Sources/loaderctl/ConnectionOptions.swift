@@ -1,5 +1,6 @@
 import CLinux
 import CommandLineKit
+import CompactText
 
 /// The options every daemon verb shares: where the socket is, how long to wait, and whether to
 /// print the reply. They may also come before the verb (`loaderctl --socket PATH ping`).

@@ -1,5 +1,6 @@
 import CommandLineKit
 import Loaders
+import CompactText
 
 // The daemon verbs: each builds one request line of docs/PROTOCOL.md, checks what can be checked
 // here (so a typo is a usage error, exit 2, without a round trip), sends it with

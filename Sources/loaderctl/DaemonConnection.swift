@@ -1,5 +1,6 @@
 import CLinux
 import LinuxSystem
+import CompactText
 
 /// A reply line of the control protocol (docs/PROTOCOL.md): `OK [data]` or `ERR code message`.
 enum DaemonReply: Equatable {

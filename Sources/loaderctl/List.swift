@@ -1,6 +1,7 @@
 import CommandLineKit
 import Loaders
 import Raster
+import CompactText
 
 enum ListVerb {
     static let namesOption = OptionSpec(name: "names", kind: .flag, help: "Only the loader names, one per line.")

@@ -1,6 +1,7 @@
 import CLinux
 import CommandLineKit
 import LinuxSystem
+import CompactText
 
 @main
 enum LoaderCtl {

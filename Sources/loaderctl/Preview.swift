@@ -5,6 +5,7 @@ import CLinux
 import LinuxSystem
 import Loaders
 import Raster
+import CompactText
 
 enum PreviewVerb {
     static let fpsOption = OptionSpec(name: "fps", kind: .value, help: "Frames per second (1 to 120). (default: 30)")

@@ -1,4 +1,5 @@
 import CommandLineKit
+import CompactText
 
 // `progress N`, and psplash's negative progress: `PROGRESS -20` fills the bar from the right edge
 // (docs/PROTOCOL.md, psplash front end). The control protocol takes no sign, so loaderctl does

@@ -3,6 +3,7 @@ import FixedPoint
 import ImageCodecs
 import Loaders
 import Raster
+import CompactText
 
 enum RenderVerb {
     static let atOption = OptionSpec(name: "at", kind: .value, valueName: "SECONDS", help: "Time since start of the (first) frame, in seconds. (default: 0.0)")

@@ -2,6 +2,7 @@ import CommandLineKit
 import FixedPoint
 import Loaders
 import Raster
+import CompactText
 
 /// The options shared by `render` and `preview`: which loader, at what size, in what state.
 struct SceneOptionsGroup {

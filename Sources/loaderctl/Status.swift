@@ -1,4 +1,5 @@
 import CommandLineKit
+import CompactText
 
 enum StatusVerb {
     static let verb: Verb = {

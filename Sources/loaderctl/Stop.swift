@@ -1,5 +1,6 @@
 import CLinux
 import CommandLineKit
+import CompactText
 
 // `stop`, and `stop --wait`. The protocol has no "finished" notification: the client asks
 // `status` every 20 ms until it reports `idle` (or `running`: only someone else's `start` makes a

@@ -1,5 +1,6 @@
 import CLinux
 import CommandLineKit
+import CompactText
 
 // A verb of loaderctl as data: its help page (which lists its options) and what it does with
 // the parsed words. Board code has no reflection, so each verb reads its own options and

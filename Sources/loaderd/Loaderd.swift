@@ -5,6 +5,7 @@ import CommandLineKit
 import LinuxSystem
 import LoaderDaemon
 import Loaders
+import CompactText
 
 @main
 struct Loaderd {

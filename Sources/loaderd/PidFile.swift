@@ -1,5 +1,6 @@
 import CLinux
 import LinuxSystem
+import CompactText
 
 /// `--pid-file`: loaderd's process id in a file, written once the daemon serves its socket, so
 /// that the script that started it in the background (the initramfs's) needs no loop waiting for

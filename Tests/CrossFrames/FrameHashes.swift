@@ -1,6 +1,7 @@
 import FixedPoint
 import Loaders
 import Raster
+import CompactText
 
 // Prints one line per frame: a name and the FNV-1a 64 hash of the canvas's RGBA bytes (the hash
 // the host's golden files keep). scripts/cross-test builds this with the shipped modules for each

@@ -174,6 +174,20 @@ import Transports
         #expect(LED8.gammaTable(2.2)[128] == 56)
     }
 
+    /// The table is computed without libm (LED8's own exp and log): over the whole accepted range
+    /// of `gamma` (0.1 to 5, in hundredths) every byte equals the C library's `pow`, rounded.
+    @Test func gammaTableAgreesWithTheCLibraryOverTheAcceptedRange() {
+        var differing: [String] = []
+        for hundredths in 10...500 {
+            let g = Double(hundredths) / 100
+            let table = LED8.gammaTable(g)
+            for i in 0..<256 where table[i] != referenceGamma(UInt8(i), g) {
+                differing.append("gamma \(g) at \(i): \(table[i]), pow gives \(referenceGamma(UInt8(i), g))")
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.prefix(10))")
+    }
+
     @Test func scale8() {
         for i in 0...255 {
             #expect(LED8.scale8(UInt8(i), 255) == UInt8(i))

@@ -1,4 +1,5 @@
 import CLinux
+import CompactText
 
 /// The `auto` display: DRM when a card has a connected output, else the first framebuffer, else
 /// an error naming both. Placement keys (and `console`, `fps`) pass to whichever opens; `connector`,

@@ -1,5 +1,6 @@
 import CLinux
 import LinuxSystem
+import CompactText
 
 /// What a card offers at one moment: its CRTCs, its connectors as `DRMOutput`s, and the kernel's
 /// timings behind each output's modes (handed back to SETCRTC unchanged).

@@ -1,6 +1,7 @@
 import CLinux
 import LinuxSystem
 import Raster
+import CompactText
 
 /// What a DRM display has done: for tests, benchmarks and the daemon's status.
 public struct DRMStatistics: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import CLinux
 import LinuxSystem
+import CompactText
 
 /// Why a card could not be opened, with what to do about it.
 func drmOpenHint(path: String, _ error: Errno) -> String {

@@ -1,4 +1,5 @@
 import Raster
+import CompactText
 
 /// The `drm:` display spec, checked key by key. Placement keys mean what they mean for `fb:`
 /// (the same `Placement` resolves them).

@@ -1,3 +1,5 @@
+import CompactText
+
 /// A display timing as a person names it: `1920x1080@60`.
 public struct DRMMode: Sendable, Equatable, CustomStringConvertible {
     public var width: Int

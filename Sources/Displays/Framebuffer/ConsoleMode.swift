@@ -1,5 +1,6 @@
 import CLinux
 import LinuxSystem
+import CompactText
 
 /// The active virtual terminal held in graphics mode while the splash is up, so the kernel
 /// console neither prints over it nor blinks its cursor. Owns the terminal descriptor and puts

@@ -1,5 +1,6 @@
 import CLinux
 import LinuxSystem
+import CompactText
 
 extension FramebufferDisplay {
     /// The message for a failed open(2) of the device or stand-in: what to do about it.

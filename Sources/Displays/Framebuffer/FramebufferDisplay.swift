@@ -1,6 +1,7 @@
 import CLinux
 import Raster
 import LinuxSystem
+import CompactText
 
 /// What a framebuffer display has written: for tests, benchmarks and the daemon's status.
 public struct FramebufferStatistics: Sendable, Equatable {

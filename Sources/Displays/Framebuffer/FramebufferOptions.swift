@@ -1,4 +1,5 @@
 import Raster
+import CompactText
 
 /// The `fb:` display spec, checked key by key. Human values are parsed here, once.
 ///

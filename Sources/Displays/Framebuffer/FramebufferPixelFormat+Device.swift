@@ -1,4 +1,5 @@
 import CLinux
+import CompactText
 
 /// A device whose pixel layout no encode path handles; the message names the layout.
 struct UnsupportedPixelFormat: Error, CustomStringConvertible {

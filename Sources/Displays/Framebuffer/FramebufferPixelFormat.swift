@@ -1,4 +1,5 @@
 import Raster
+import CompactText
 
 /// How a framebuffer packs one pixel: bits per pixel and where red, green, blue and alpha sit
 /// (the `fb_bitfield`s of `fb_var_screeninfo`, offsets counted from the least significant bit of

@@ -1,4 +1,5 @@
 import Raster
+import CompactText
 
 /// Where on the screen a side of the placed image goes.
 public enum Anchor: String, Sendable, CaseIterable {

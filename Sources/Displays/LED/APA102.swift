@@ -1,5 +1,6 @@
 import Raster
 import Transports
+import CompactText
 
 /// An APA102 (or SK9822) W×H matrix or strip (`apa102:spi=/dev/spidev0.0,size=16x16` or
 /// `apa102:gpiochip=gpiochip0,clock=11,data=10,size=16x16,layout=serpentine`).

@@ -27,7 +27,7 @@ public enum LED8 {
     public static func gammaTable(_ gamma: Double) -> [UInt8] {
         (0..<256).map { i in
             if gamma == 1 || i == 0 { return UInt8(i) }
-            let value = _exp(gamma * _log(Double(i) / 255)) * 255
+            let value = GammaMath.power(Double(i) / 255, gamma) * 255
             return UInt8(Swift.max(0, Swift.min(255, value.rounded())))
         }
     }
@@ -38,11 +38,6 @@ public enum LED8 {
     /// The 4x4 Bayer matrix (values 0...15) for ordered dithering.
     public static let bayer4: [UInt8] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5]
 }
-
-// exp and log for the gamma table (made once, when a display opens): the C library's.
-import CLinux
-@usableFromInline func _exp(_ x: Double) -> Double { CLinux.exp(x) }
-@usableFromInline func _log(_ x: Double) -> Double { CLinux.log(x) }
 
 /// The order colour bytes go on the wire: `grb` (WS2812), `bgr` (APA102), any permutation.
 public struct ColorOrder: Sendable, Equatable, CustomStringConvertible {

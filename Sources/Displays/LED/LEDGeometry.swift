@@ -1,3 +1,5 @@
+import CompactText
+
 /// Rotation of the whole picture: the canvas rotated clockwise by this gives what the LEDs show.
 public enum MatrixRotation: Int, Sendable, CaseIterable {
     case none = 0, clockwise90 = 90, half = 180, clockwise270 = 270

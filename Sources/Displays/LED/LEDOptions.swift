@@ -1,5 +1,6 @@
 import Raster
 import Transports
+import CompactText
 
 /// Reads the `key=value` options of an LED display spec, refusing unknown keys and bad values
 /// with a message naming the key and what it accepts. Input boundary: runs once, at open.

@@ -1,5 +1,6 @@
 import Raster
 import Transports
+import CompactText
 
 /// N cascaded MAX7219 8x8 monochrome modules (`max7219:spi=/dev/spidev0.0,modules=8`).
 ///

@@ -1,5 +1,6 @@
 import Raster
 import Transports
+import CompactText
 
 /// A WS2812 / SK6812 (RGB) W×H matrix or strip driven through spidev
 /// (`ws2812:spi=/dev/spidev0.0,size=32x8`).

@@ -2,6 +2,7 @@ import CLinux
 import ImageCodecs
 import Raster
 import Transports
+import CompactText
 
 /// How an LED display's wire bytes become the picture its LEDs show. Written from the protocols
 /// (PROTOCOLS.md) in the forward direction: what each chip does with the bytes it receives.

@@ -3,6 +3,7 @@ import LinuxSystem
 import FixedPoint
 import CLinux
 import Loaders
+import CompactText
 
 /// The boot front ends' settings (`[boot]` in loaderd.toml, `--psplash-fifo`, `--plymouth`).
 public struct BootSettings: Sendable, Equatable {

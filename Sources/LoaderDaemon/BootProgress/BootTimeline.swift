@@ -1,5 +1,6 @@
 import CLinux
 import LinuxSystem
+import CompactText
 
 /// One boot as the Plymouth front end saw it: when each unit became active (PID 1's `U`
 /// messages), in microseconds since loaderd started, and when the boot ended (`Q`).

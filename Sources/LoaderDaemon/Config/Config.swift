@@ -4,6 +4,7 @@ import FixedPoint
 import CLinux
 import LinuxSystem
 import Loaders
+import CompactText
 
 /// The daemon's settings, as read from `loaderd.toml` (config/loaderd.toml documents every key).
 ///

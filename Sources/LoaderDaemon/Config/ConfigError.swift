@@ -1,4 +1,5 @@
 import Raster
+import CompactText
 /// Why a config file was refused, in a form a person can act on and an editor can jump to:
 /// `loaderd.toml:12:9: display.scale: expected an integer from 1 to 64, got "big"`.
 public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import Loaders
+import CompactText
 
 extension ConfigDecoder {
     /// `[screen]`: the boot screen around the loader, for every loader started: `background`,

@@ -1,3 +1,5 @@
+import CompactText
+
 /// A parser for the subset of TOML that `loaderd.toml` uses, written by hand.
 ///
 /// Why not a library: the TOML library on this machine's package mirror, TOMLKit (0.6.0), wraps

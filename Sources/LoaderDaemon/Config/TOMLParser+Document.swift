@@ -1,3 +1,5 @@
+import CompactText
+
 /// The document level of the TOML parser: table headers, `[[arrays of tables]]`, dotted keys
 /// and key/value lines, with the bounds on nesting (TOML.swift).
 extension TOMLParser {

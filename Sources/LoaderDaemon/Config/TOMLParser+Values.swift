@@ -1,3 +1,5 @@
+import CompactText
+
 /// Values for the TOML parser: strings and their escapes, numbers, booleans, arrays and inline
 /// tables (TOML.swift).
 extension TOMLParser {

@@ -1,5 +1,6 @@
 import CLinux
 import LinuxSystem
+import CompactText
 
 /// One client of the Plymouth socket (systemd's PID 1, the `plymouth` client, ask-password agents).
 final class PlymouthConnection {

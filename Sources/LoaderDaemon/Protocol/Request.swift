@@ -1,3 +1,5 @@
+import CompactText
+
 // Standard library only: this file is compiled into the protocol fuzzer as it is (Fuzz/).
 // docs/PROTOCOL.md is the specification; keep the two in step.
 

@@ -1,5 +1,6 @@
 import CLinux
 import LinuxSystem
+import CompactText
 
 /// psplash's command FIFO, `$PSPLASH_FIFO_DIR/psplash_fifo`, read in the poll loop.
 ///

@@ -1,4 +1,5 @@
 import CLinux
+import CompactText
 
 /// How many clients the process's descriptor limit (RLIMIT_NOFILE) leaves room for.
 ///

@@ -1,4 +1,5 @@
 import CLinux
+import CompactText
 
 /// Signals whose default action would end loaderd abruptly (no clearing of the displays, the
 /// socket file left behind) but which mean nothing to it: a stray `kill -USR1`, an `alarm()` left

@@ -1,5 +1,6 @@
 import CLinux
 import LinuxSystem
+import CompactText
 
 /// AF_UNIX sockets: the control socket, its clients, and sd_notify datagrams.
 public enum UnixSocket {

@@ -1,3 +1,5 @@
+import CompactText
+
 /// A fixed-width bitmap font covering printable ASCII (U+0020 ... U+007E), one bit per pixel.
 ///
 /// Geometry, at scale 1, for one glyph whose box has its top-left corner at (0, 0):
