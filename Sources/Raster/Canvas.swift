@@ -37,6 +37,8 @@ public struct Canvas: Sendable {
     @usableFromInline var outlineRadius = Fixed.zero
     @usableFromInline var outlineValid = 0..<0
     @usableFromInline var outlineRows: [RowBounds]
+    /// `EdgeRootMemo`'s table: circle-edge bytes by their arguments, kept between fills and frames.
+    @usableFromInline var edgeRoots: [EdgeRootSlot]
 
     public static let maximumSide = 4096
     /// How deep clips may nest without the clip stack growing (and allocating) mid-frame.
@@ -55,6 +57,7 @@ public struct Canvas: Sendable {
         self.paintRow = Array(repeating: .transparent, count: width)
         self.coverageRow = Array(repeating: 0, count: width)
         self.outlineRows = Array(repeating: .empty, count: height)
+        self.edgeRoots = Array(repeating: .empty, count: EdgeRootMemo.slotCount)
     }
 
     @inlinable public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
@@ -122,6 +125,15 @@ public struct Canvas: Sendable {
         let alpha = UInt32(opacity.unitByte)
         if alpha == 0 { return }
         composite(area: area, paint: paint, blend: blend, alpha: alpha, RoundedRectangleCoverage(shape: shape, memoized: clips.isEmpty))
+    }
+
+    /// The same for a circle (or ellipse), whose edge roots go through `EdgeRootMemo`.
+    @inlinable public mutating func fill(_ shape: Ellipse, with paint: Paint, opacity: Fixed = .one, blend: BlendMode = .normal) {
+        let area = drawableArea(for: shape.bounds)
+        if area.isEmpty { return }
+        let alpha = UInt32(opacity.unitByte)
+        if alpha == 0 { return }
+        composite(area: area, paint: paint, blend: blend, alpha: alpha, EllipseCoverage(shape: shape))
     }
 
     /// Fills the pixels covered by `mask` (e.g. text) with `paint`.

@@ -11,11 +11,16 @@ import FixedPoint
     associatedtype Row: ShapeRow
     /// Row `y` (centres at `centerY`), for the coverage of its pixels near the outline.
     func row(y: Int, centerY: Fixed) -> Row
+    /// `row.coverages(columns, into:)`, free to use `memo` (see `EdgeRootMemo`).
+    func coverages(_ row: Row, _ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo)
 }
 
 extension CoverageSource {
     @inlinable @inline(__always) func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>, memo: inout OutlineMemo) -> RowSpan {
         rowSpan(y: y, centerY: centerY, columns: columns)
+    }
+    @inlinable @inline(__always) func coverages(_ row: Row, _ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo) {
+        row.coverages(columns, into: coverages)
     }
 }
 
@@ -29,6 +34,20 @@ extension CoverageSource {
         memoized ? memo.rowSpan(shape, y: y, centerY: centerY, columns: columns) : shape.rowSpan(y: centerY, columns: columns)
     }
     @inlinable @inline(__always) func row(y: Int, centerY: Fixed) -> RoundedRectangleRow { shape.row(y: centerY) }
+    @inlinable @inline(__always) func coverages(_ row: RoundedRectangleRow, _ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo) {
+        row.coverages(columns, into: coverages, memo: memo)
+    }
+}
+
+/// A circle (or ellipse), its edge roots through the memo.
+@usableFromInline struct EllipseCoverage: CoverageSource {
+    @usableFromInline let shape: Ellipse
+    @inlinable init(shape: Ellipse) { self.shape = shape }
+    @inlinable @inline(__always) func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan { shape.rowSpan(y: centerY, columns: columns) }
+    @inlinable @inline(__always) func row(y: Int, centerY: Fixed) -> EllipseRow { shape.row(y: centerY) }
+    @inlinable @inline(__always) func coverages(_ row: EllipseRow, _ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo) {
+        row.coverages(columns, into: coverages, memo: memo)
+    }
 }
 
 @usableFromInline struct ShapeCoverage<S: Shape>: CoverageSource {
@@ -101,7 +120,8 @@ extension Canvas {
     ) {
         let clips = self.clips, width = self.width, knowsClear = self.knowsClear
         var memoRect = outlineRect, memoRadius = outlineRadius, memoValid = outlineValid
-        Canvas.withBuffers(&storage, &paintRow, &drawn, &coverageRow, &outlineRows) { pixels, paintRow, drawn, coverageRow, outlineRows in
+        Canvas.withBuffers(&storage, &paintRow, &drawn, &coverageRow, &outlineRows, &edgeRoots) { pixels, paintRow, drawn, coverageRow, outlineRows, edgeRoots in
+            let roots = EdgeRootMemo(slots: edgeRoots)
             var memo = OutlineMemo(rect: memoRect, radius: memoRadius, valid: memoValid, rows: outlineRows)
             defer { memoRect = memo.rect; memoRadius = memo.radius; memoValid = memo.valid }
             var solid = Pixel.transparent
@@ -125,11 +145,11 @@ extension Canvas {
                     for clip in clips {
                         let clipSpan = clip.rowSpan(row: y, y: cy, columns: columns, memo: &memo)
                         span.formIntersection(clipSpan)
-                        clipInner = Swift.min(clipInner, UInt32(clipSpan.innerCoverage))
-                        clipLo = Swift.max(clipLo, clipSpan.innerLo)
-                        clipHi = Swift.min(clipHi, clipSpan.innerHi)
+                        clipInner = smaller(clipInner, UInt32(clipSpan.innerCoverage))
+                        clipLo = larger(clipLo, clipSpan.innerLo)
+                        clipHi = smaller(clipHi, clipSpan.innerHi)
                     }
-                    inner = Swift.min(inner, clipInner)
+                    inner = smaller(inner, clipInner)
                 }
                 inner = div255(inner &* alpha)
                 if span.isEmpty { continue }
@@ -143,14 +163,14 @@ extension Canvas {
                     let d = drawn[y], lo = Int(d & 0xFFFF), hi = Int(d >> 16)
                     ontoClear = lo >= hi || span.hi <= lo || span.lo >= hi
                     drawn[y] = lo >= hi ? UInt32(span.lo) | UInt32(span.hi) << 16
-                        : UInt32(Swift.min(lo, span.lo)) | UInt32(Swift.max(hi, span.hi)) << 16
+                        : UInt32(smaller(lo, span.lo)) | UInt32(larger(hi, span.hi)) << 16
                 }
 
                 // Near the outline every pixel on its own, in passes: the shape's coverage of each
                 // edge column, then the clips, then the paint (a loop specialised on what is the
                 // same for the whole row), each a tight loop of its own.
-                row.coverages(span.lo..<span.innerLo, into: coverageRow)
-                row.coverages(span.innerHi..<span.hi, into: coverageRow)
+                source.coverages(row, span.lo..<span.innerLo, into: coverageRow, memo: roots)
+                source.coverages(row, span.innerHi..<span.hi, into: coverageRow, memo: roots)
                 // Clips that are 255 across the whole row's span (a rectangle around a circle)
                 // change no coverage: min(c, 255) = c.
                 if !clips.isEmpty && !(clipInner == 255 && span.lo >= clipLo && span.hi <= clipHi) {
@@ -199,7 +219,7 @@ extension Canvas {
                 let c = UInt32(coverage[x])
                 if c == 0 { continue }
                 let clip = uniform.contains(x) ? inner : UInt32(row.coverage(column: x))
-                coverage[x] = UInt8(truncatingIfNeeded: Swift.min(c, clip))
+                coverage[x] = UInt8(truncatingIfNeeded: smaller(c, clip))
             }
             return
         }
@@ -207,7 +227,7 @@ extension Canvas {
             let c = UInt32(coverage[x])
             if c == 0 { continue }
             let clip = uniform.contains(x) ? inner : Canvas.clipCoverage(clips, x: Fixed(x) + .half, y: y)
-            coverage[x] = UInt8(truncatingIfNeeded: Swift.min(c, clip))
+            coverage[x] = UInt8(truncatingIfNeeded: smaller(c, clip))
         }
     }
 
@@ -255,18 +275,22 @@ extension Canvas {
         }
     }
 
-    /// Lends the pixels, the paint row, the drawn columns, the coverage row and the memo's rows out
-    /// together, once per fill. Several `inout` arguments may be several stored properties of
+    /// Lends the pixels, the paint row, the drawn columns, the coverage row, the memo's rows and
+    /// the edge roots' table out together, once per fill. Several `inout` arguments may be several stored properties of
     /// `self` at once, which nested closures over `self` could not.
     @inlinable static func withBuffers(_ pixels: inout [Pixel], _ paintRow: inout [Pixel], _ drawn: inout [UInt32], _ coverageRow: inout [UInt8],
-                                       _ outlineRows: inout [RowBounds],
+                                       _ outlineRows: inout [RowBounds], _ edgeRoots: inout [EdgeRootSlot],
                                        _ body: (UnsafeMutablePointer<Pixel>, UnsafeMutablePointer<Pixel>, UnsafeMutablePointer<UInt32>,
-                                                UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<RowBounds>) -> Void) {
+                                                UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<RowBounds>, UnsafeMutablePointer<EdgeRootSlot>) -> Void) {
         pixels.withUnsafeMutableBufferPointer { p in
             paintRow.withUnsafeMutableBufferPointer { row in
                 drawn.withUnsafeMutableBufferPointer { d in
                     coverageRow.withUnsafeMutableBufferPointer { c in
-                        outlineRows.withUnsafeMutableBufferPointer { o in body(p.baseAddress!, row.baseAddress!, d.baseAddress!, c.baseAddress!, o.baseAddress!) }
+                        outlineRows.withUnsafeMutableBufferPointer { o in
+                            edgeRoots.withUnsafeMutableBufferPointer { e in
+                                body(p.baseAddress!, row.baseAddress!, d.baseAddress!, c.baseAddress!, o.baseAddress!, e.baseAddress!)
+                            }
+                        }
                     }
                 }
             }

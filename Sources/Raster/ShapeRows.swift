@@ -38,10 +38,21 @@ public struct EllipseRow: ShapeRow {
         }
     }
 
-    /// `coverage(column:)` of a tame circle for a column within ±8192.
-    @inlinable @inline(__always) func tameCoverage(column: Int) -> UInt8 {
+    /// `coverages(_:into:)` with the roots through `memo`.
+    @inlinable @inline(__always) func coverages(_ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo) {
+        if isTameCircle && isTameColumns(columns) {
+            for x in columns { coverages[x] = tameCoverage(column: x, memo: memo) }
+        } else {
+            for x in columns { coverages[x] = coverage(column: x) }
+        }
+    }
+
+    /// `coverage(column:)` of a tame circle for a column within ±8192 (the root through `memo`
+    /// when there is one).
+    @inlinable @inline(__always) func tameCoverage(column: Int, memo: EdgeRootMemo? = nil) -> UInt8 {
         // (Fixed(column) + .half − centre.x) saturates nowhere here.
         let dx = UInt64((Int64(column) &<< 16 &+ 0x8000 &- centreX).magnitude)
+        if let memo { return memo.coverage(squaredDistance: dx &* dx &+ dy2, radius: radius) }
         return circleEdgeCoverage(squaredDistance: dx &* dx &+ dy2, radius: radius)
     }
 
@@ -85,7 +96,7 @@ public struct RoundedRectangleRow: ShapeRow {
             // pixels no `Fixed` step saturates (`/ 2` truncates towards zero, as Int64's does).
             let x0 = Int64(rect.x.raw), w = Int64(rect.width.raw), y0 = Int64(rect.y.raw), h = Int64(rect.height.raw)
             let rr = Int64(radius.raw), row = Int64(y.raw)
-            let o = Swift.min(Swift.max(Swift.min(row &+ 0x8000, y0 &+ h) &- Swift.max(row &- 0x8000, y0), 0), 0x10000)
+            let o = smaller(larger(smaller(row &+ 0x8000, y0 &+ h) &- larger(row &- 0x8000, y0), 0), 0x10000)
             overlapY = Fixed(raw: shape.rect.isEmpty ? 0 : Int32(truncatingIfNeeded: o))
             let dy = row &- (y0 &+ h / 2)
             let qy = (dy < 0 ? 0 &- dy : dy) &- (h / 2 &- rr)
@@ -113,19 +124,32 @@ public struct RoundedRectangleRow: ShapeRow {
         }
     }
 
+    /// `coverages(_:into:)` with the corner roots through `memo`.
+    @inlinable @inline(__always) func coverages(_ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo) {
+        if isTameRow && isTameColumns(columns) {
+            for x in columns { coverages[x] = tameCoverage(column: x, memo: memo) }
+        } else {
+            for x in columns { coverages[x] = coverage(column: x) }
+        }
+    }
+
     @inlinable @inline(__always) public func coverage(column: Int) -> UInt8 {
         if isTameRow && column.magnitude <= 8192 { return tameCoverage(column: column) }
         return pointwiseCoverage(column: column)
     }
 
-    /// `coverage(column:)` of a tame row for a column within ±8192.
-    @inlinable @inline(__always) func tameCoverage(column: Int) -> UInt8 {
+    /// `coverage(column:)` of a tame row for a column within ±8192 (the corner root through
+    /// `memo` when there is one).
+    @inlinable @inline(__always) func tameCoverage(column: Int, memo: EdgeRootMemo? = nil) -> UInt8 {
         // The steps below in raw units: with the rectangle, the radius and the pixel centre
         // within ±8192 pixels no `Fixed` operation of them saturates, so each is exact integer
         // arithmetic (and cheaper: no saturation checks).
         let x = Int64(column) &<< 16 &+ 0x8000
         // overlap(x, rect.x, maxX) (clamped to 0...1) × overlapY, rounded, then unitByte.
-        let ox = Swift.min(Swift.max(Swift.min(x &+ 0x8000, hi) &- Swift.max(x &- 0x8000, lo), 0), 0x10000)
+        // Plain conditionals, not Swift.min/max: in a large caller those stay calls.
+        let right = x &+ 0x8000 < hi ? x &+ 0x8000 : hi, left = x &- 0x8000 > lo ? x &- 0x8000 : lo
+        let width = right &- left
+        let ox = width <= 0 ? 0 : (width >= 0x10000 ? 0x10000 : width)
         let p = (ox &* oy &+ 0x8000) >> 16
         let box = p <= 0 ? 0 : (p >= 0x10000 ? 255 : UInt8(truncatingIfNeeded: (p &* 255 &+ 0x8000) >> 16))
         if !isCornerRow || box == 0 { return box }
@@ -134,7 +158,8 @@ public struct RoundedRectangleRow: ShapeRow {
         if qx <= 0 { return box }
         // isCornerRow: r ≠ 0, so r > 0 here.
         let q = UInt64(qx)
-        return Swift.min(circleEdgeCoverage(squaredDistance: q &* q &+ qy2, radius: r), box)
+        let edge = memo?.coverage(squaredDistance: q &* q &+ qy2, radius: r) ?? circleEdgeCoverage(squaredDistance: q &* q &+ qy2, radius: r)
+        return edge < box ? edge : box
     }
 
     /// `coverage(column:)` by the saturating `Fixed` steps, for rows or columns that are not tame.
@@ -150,7 +175,7 @@ public struct RoundedRectangleRow: ShapeRow {
         let edge = radius.raw > 0 && isTame(radius)
             ? circleEdgeCoverage(squaredDistance: q * q + qy2, radius: Int64(radius.raw))
             : edgeCoverage(signedDistance: Fixed(saturatingRaw: Int64(isqrt(q * q + qy2))) - radius)
-        return Swift.min(edge, box)
+        return smaller(edge, box)
     }
 }
 
@@ -182,7 +207,7 @@ public struct TriangleRow: ShapeRow {
         // Columns within ±8192 keep every intermediate value of `distance` unsaturated.
         guard isTame, column.magnitude <= 8192 else { return triangle.coverage(x: Fixed(column) + .half, y: y) }
         let c = Int64(column)
-        let d = Swift.max(s0 * c + k0, s1 * c + k1, s2 * c + k2)
+        let d = larger(s0 * c + k0, s1 * c + k1, s2 * c + k2)
         // edgeCoverage: (½ − d).unitByte.
         let v = 0x8000 - d
         return v <= 0 ? 0 : (v >= 0x10000 ? 255 : UInt8(truncatingIfNeeded: (v * 255 + 0x8000) >> 16))

@@ -33,8 +33,8 @@ extension RoundedRectangle {
         // in raw units. edge > 0 needs hypot ≤ r + ½ − ε, i.e. qx² + qy² < (r + ½)²; edge = 255
         // when hypot ≤ r − ½, i.e. qx² + qy² < (r − ½ + ε)². Neither condition can exclude qx ≤ 0.
         let rr = Int64(r.raw), qy2 = Int64(qy.raw) * Int64(qy.raw)
-        let outer = Swift.max(0, largestBelowSquare((rr + 0x8000) * (rr + 0x8000) - qy2))
-        let inner = rr < 0x8000 ? 0 : Swift.max(0, largestBelowSquare((rr - 0x7FFF) * (rr - 0x7FFF) - qy2))
+        let outer = larger(0, largestBelowSquare((rr + 0x8000) * (rr + 0x8000) - qy2))
+        let inner = rr < 0x8000 ? 0 : larger(0, largestBelowSquare((rr - 0x7FFF) * (rr - 0x7FFF) - qy2))
         let m = Int64(rect.midX.raw), c = Int64((rect.width / 2 - r).raw)
         // qx ≤ b ⇔ |x − midX| ≤ b + c.
         let o = columnRange(centreRawFrom: m - (outer + c), to: m + (outer + c))
@@ -65,7 +65,7 @@ extension RoundedRectangle {
         let x0 = Int64(rect.x.raw), y0 = Int64(rect.y.raw), w = Int64(rect.width.raw), h = Int64(rect.height.raw)
         let x1 = x0 &+ w, y1 = y0 &+ h
         // The rectangle's span (`Rectangle.rowSpan`): overlap in y, floors and ceilings in x.
-        let oy = Swift.min(Swift.max(Swift.min(y &+ 0x8000, y1) &- Swift.max(y &- 0x8000, y0), 0), 0x10000)
+        let oy = smaller(larger(smaller(y &+ 0x8000, y1) &- larger(y &- 0x8000, y0), 0), 0x10000)
         if oy == 0 { return .empty }
         let coverage = oy >= 0x10000 ? 255 : UInt8(truncatingIfNeeded: (oy &* 255 &+ 0x8000) >> 16)
         var bounds = RowBounds(lo: Int(x0 >> 16), hi: Int((x1 &+ 0xFFFF) >> 16),
@@ -78,13 +78,13 @@ extension RoundedRectangle {
         // being 255 there) the box's coverage within the inner ones: the intersection of both
         // spans is one.
         let qy2 = qy &* qy
-        let outer = Swift.max(0, largestBelowSquare((rr &+ 0x8000) &* (rr &+ 0x8000) &- qy2))
-        let inner = rr < 0x8000 ? 0 : Swift.max(0, largestBelowSquare((rr &- 0x7FFF) &* (rr &- 0x7FFF) &- qy2))
+        let outer = larger(0, largestBelowSquare((rr &+ 0x8000) &* (rr &+ 0x8000) &- qy2))
+        let inner = rr < 0x8000 ? 0 : larger(0, largestBelowSquare((rr &- 0x7FFF) &* (rr &- 0x7FFF) &- qy2))
         let m = x0 &+ w / 2, c = w / 2 &- rr
         let o = columnRange(centreRawFrom: m &- (outer &+ c), to: m &+ (outer &+ c))
         let i = columnRange(centreRawFrom: m &- (inner &+ c), to: m &+ (inner &+ c))
-        bounds.lo = Swift.max(bounds.lo, o.lo); bounds.hi = Swift.min(bounds.hi, o.hi)
-        bounds.innerLo = Swift.max(bounds.innerLo, i.lo); bounds.innerHi = Swift.min(bounds.innerHi, i.hi)
+        bounds.lo = larger(bounds.lo, o.lo); bounds.hi = smaller(bounds.hi, o.hi)
+        bounds.innerLo = larger(bounds.innerLo, i.lo); bounds.innerHi = smaller(bounds.innerHi, i.hi)
         return bounds
     }
 }
@@ -177,9 +177,9 @@ extension HalfPlane {
     /// `narrow` for a row line already worked out (see `rowLine`).
     @inlinable @inline(__always) static func narrow(_ lo: inout Int64, _ hi: inout Int64, slope: Int64, k: Int64, limit: Int64) {
         if slope > 0 {
-            hi = Swift.min(hi, floorDiv(limit - k, slope) + 1)
+            hi = smaller(hi, floorDiv(limit - k, slope) + 1)
         } else if slope < 0 {
-            lo = Swift.max(lo, ceilDiv(k - limit, -slope))
+            lo = larger(lo, ceilDiv(k - limit, -slope))
         } else if k > limit {
             hi = lo
         }
@@ -198,7 +198,7 @@ extension RowSpan {
             HalfPlane.narrow(&lo, &hi, slope: slope, k: k, limit: 0x7FFF)
             HalfPlane.narrow(&innerLo, &innerHi, slope: slope, k: k, limit: -0x8000)
         }
-        return RowSpan(columns: columns, lo: Int(lo), hi: Int(Swift.max(lo, hi)),
+        return RowSpan(columns: columns, lo: Int(lo), hi: Int(larger(lo, hi)),
                        innerLo: Int(innerLo), innerHi: Int(innerHi), innerCoverage: 255)
     }
 }
