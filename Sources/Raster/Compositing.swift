@@ -119,11 +119,13 @@ extension Canvas {
         area: PixelRect, paint: Paint, alpha: UInt32, _ source: Source, _: Blend.Type
     ) {
         let clips = self.clips, width = self.width, knowsClear = self.knowsClear
-        var memoRect = outlineRect, memoRadius = outlineRadius, memoValid = outlineValid
-        Canvas.withBuffers(&storage, &paintRow, &drawn, &coverageRow, &outlineRows, &edgeRoots) { pixels, paintRow, drawn, coverageRow, outlineRows, edgeRoots in
+        var memoCurrent = outlineCurrent, memoNext = outlineNext
+        let height = self.height
+        Canvas.withBuffers(&storage, &paintRow, &drawn, &coverageRow, &outlineSlots, &outlineRows, &edgeRoots) {
+            pixels, paintRow, drawn, coverageRow, outlineSlots, outlineRows, edgeRoots in
             let roots = EdgeRootMemo(slots: edgeRoots)
-            var memo = OutlineMemo(rect: memoRect, radius: memoRadius, valid: memoValid, rows: outlineRows)
-            defer { memoRect = memo.rect; memoRadius = memo.radius; memoValid = memo.valid }
+            var memo = OutlineMemo(slots: outlineSlots, rows: outlineRows, height: height, current: memoCurrent, next: memoNext)
+            defer { memoCurrent = memo.current; memoNext = memo.next }
             var solid = Pixel.transparent
             var gradient = false
             switch paint {
@@ -200,7 +202,7 @@ extension Canvas {
                 }
             }
         }
-        outlineRect = memoRect; outlineRadius = memoRadius; outlineValid = memoValid
+        outlineCurrent = memoCurrent; outlineNext = memoNext
     }
 
     /// The clips applied to the edge coverages of columns lo ..< hi: where every clip is uniform
@@ -275,20 +277,23 @@ extension Canvas {
         }
     }
 
-    /// Lends the pixels, the paint row, the drawn columns, the coverage row, the memo's rows and
-    /// the edge roots' table out together, once per fill. Several `inout` arguments may be several stored properties of
+    /// Lends the pixels, the paint row, the drawn columns, the coverage row, the outline memo's
+    /// slots and rows and the edge roots' table out together, once per fill. Several `inout` arguments may be several stored properties of
     /// `self` at once, which nested closures over `self` could not.
     @inlinable static func withBuffers(_ pixels: inout [Pixel], _ paintRow: inout [Pixel], _ drawn: inout [UInt32], _ coverageRow: inout [UInt8],
-                                       _ outlineRows: inout [RowBounds], _ edgeRoots: inout [EdgeRootSlot],
+                                       _ outlineSlots: inout [OutlineSlot], _ outlineRows: inout [RowBounds], _ edgeRoots: inout [EdgeRootSlot],
                                        _ body: (UnsafeMutablePointer<Pixel>, UnsafeMutablePointer<Pixel>, UnsafeMutablePointer<UInt32>,
-                                                UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<RowBounds>, UnsafeMutablePointer<EdgeRootSlot>) -> Void) {
+                                                UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<OutlineSlot>, UnsafeMutablePointer<RowBounds>,
+                                                UnsafeMutablePointer<EdgeRootSlot>) -> Void) {
         pixels.withUnsafeMutableBufferPointer { p in
             paintRow.withUnsafeMutableBufferPointer { row in
                 drawn.withUnsafeMutableBufferPointer { d in
                     coverageRow.withUnsafeMutableBufferPointer { c in
-                        outlineRows.withUnsafeMutableBufferPointer { o in
-                            edgeRoots.withUnsafeMutableBufferPointer { e in
-                                body(p.baseAddress!, row.baseAddress!, d.baseAddress!, c.baseAddress!, o.baseAddress!, e.baseAddress!)
+                        outlineSlots.withUnsafeMutableBufferPointer { s in
+                            outlineRows.withUnsafeMutableBufferPointer { o in
+                                edgeRoots.withUnsafeMutableBufferPointer { e in
+                                    body(p.baseAddress!, row.baseAddress!, d.baseAddress!, c.baseAddress!, s.baseAddress!, o.baseAddress!, e.baseAddress!)
+                                }
                             }
                         }
                     }

@@ -107,38 +107,6 @@ extension RowSpan {
     }
 }
 
-/// The rows of the last tame rounded rectangle whose spans were worked out in a frame, kept per
-/// canvas row: a clip with the same outline as the shape drawn before it (a bar's track and the
-/// clip of its fill, linkedin's too) takes its spans from here instead of working them out again
-/// (two square roots a corner row). The bounds do not depend on the columns drawn, so a fill of
-/// other columns can share them. Reset whenever another outline is worked out.
-@usableFromInline struct OutlineMemo {
-    @usableFromInline var rect: FixedRect
-    @usableFromInline var radius: Fixed
-    /// The canvas rows whose bounds `rows` holds for this outline.
-    @usableFromInline var valid: Range<Int>
-    @usableFromInline var rows: UnsafeMutablePointer<RowBounds>
-
-    @inlinable init(rect: FixedRect, radius: Fixed, valid: Range<Int>, rows: UnsafeMutablePointer<RowBounds>) {
-        self.rect = rect; self.radius = radius; self.valid = valid; self.rows = rows
-    }
-
-    /// `shape.rowSpan(y: centerY, columns:)` for canvas row `y`, from the memo when it holds it.
-    @inlinable @inline(__always) mutating func rowSpan(_ shape: RoundedRectangle, y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan {
-        guard shape.hasTameRows, isTame(centerY) else { return shape.rowSpan(y: centerY, columns: columns) }
-        let same = rect == shape.rect && radius == shape.cornerRadius
-        if same && valid.contains(y) { return RowSpan(columns: columns, rows[y]) }
-        let b = shape.tameRowBounds(y: Int64(centerY.raw))
-        rows[y] = b
-        if same && valid.upperBound == y { valid = valid.lowerBound..<(y + 1) } else if same && valid.lowerBound == y + 1 {
-            valid = y..<valid.upperBound
-        } else {
-            rect = shape.rect; radius = shape.cornerRadius; valid = y..<(y + 1)
-        }
-        return RowSpan(columns: columns, b)
-    }
-}
-
 extension Ellipse {
     @inlinable public func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan {
         if radiusX.raw <= 0 || radiusY.raw <= 0 { return .empty(columns) }
