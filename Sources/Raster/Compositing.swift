@@ -136,73 +136,92 @@ extension Canvas {
                 gradient = true
                 for x in area.x..<area.maxX { paintRow[x] = g.pixel(atX: Fixed(x) + .half) }
             }
+            // The row loop twice, with and without clips: the one without (most fills) is then
+            // free of the clips' variables, which in the one loop cost spills on every row.
             let columns = area.x..<area.maxX
-            for y in area.y..<area.maxY {
-                let cy = Fixed(y) + .half
-                var span = source.rowSpan(y: y, centerY: cy, columns: columns, memo: &memo)
-                var inner = UInt32(span.innerCoverage)
-                // Where every clip is uniform (clipLo ..< clipHi), their combined coverage is clipInner.
-                var clipInner: UInt32 = 255, clipLo = columns.lowerBound, clipHi = columns.upperBound
-                if !clips.isEmpty {
-                    for clip in clips {
-                        let clipSpan = clip.rowSpan(row: y, y: cy, columns: columns, memo: &memo)
-                        span.formIntersection(clipSpan)
-                        clipInner = smaller(clipInner, UInt32(clipSpan.innerCoverage))
-                        clipLo = larger(clipLo, clipSpan.innerLo)
-                        clipHi = smaller(clipHi, clipSpan.innerHi)
-                    }
-                    inner = smaller(inner, clipInner)
-                }
-                inner = div255(inner &* alpha)
-                if span.isEmpty { continue }
-                let line = pixels + y * width
-                let row = source.row(y: y, centerY: cy)
-
-                // Onto pixels still clear since `clear()`, every blend mode gives the source
-                // itself (S + 0 × anything), so it is stored without reading what is there.
-                var ontoClear = false
-                if knowsClear {
-                    let d = drawn[y], lo = Int(d & 0xFFFF), hi = Int(d >> 16)
-                    ontoClear = lo >= hi || span.hi <= lo || span.lo >= hi
-                    drawn[y] = lo >= hi ? UInt32(span.lo) | UInt32(span.hi) << 16
-                        : UInt32(smaller(lo, span.lo)) | UInt32(larger(hi, span.hi)) << 16
-                }
-
-                // Near the outline every pixel on its own, in passes: the shape's coverage of each
-                // edge column, then the clips, then the paint (a loop specialised on what is the
-                // same for the whole row), each a tight loop of its own.
-                source.coverages(row, span.lo..<span.innerLo, into: coverageRow, memo: roots)
-                source.coverages(row, span.innerHi..<span.hi, into: coverageRow, memo: roots)
-                // Clips that are 255 across the whole row's span (a rectangle around a circle)
-                // change no coverage: min(c, 255) = c.
-                if !clips.isEmpty && !(clipInner == 255 && span.lo >= clipLo && span.hi <= clipHi) {
-                    Canvas.clipEdges(coverageRow, span.lo, span.innerLo, clips: clips, y: cy, uniform: clipLo..<clipHi, coverage: clipInner)
-                    Canvas.clipEdges(coverageRow, span.innerHi, span.hi, clips: clips, y: cy, uniform: clipLo..<clipHi, coverage: clipInner)
-                }
-                Canvas.compositeEdges(line, coverageRow, span.lo, span.innerLo, alpha: alpha, solid: solid, paintRow: gradient ? paintRow : nil, ontoClear: ontoClear, Blend.self)
-                Canvas.compositeEdges(line, coverageRow, span.innerHi, span.hi, alpha: alpha, solid: solid, paintRow: gradient ? paintRow : nil, ontoClear: ontoClear, Blend.self)
-
-                // The uniform run: one coverage for all of it.
-                if inner == 0 || !span.hasInner { continue }
-                let c = UInt8(truncatingIfNeeded: inner)
-                if gradient {
-                    if ontoClear {
-                        for x in span.innerLo..<span.innerHi { line[x] = paintRow[x].scaled(by: c) }
-                    } else {
-                        for x in span.innerLo..<span.innerHi { line[x] = Blend.blend(paintRow[x].scaled(by: c), onto: line[x]) }
-                    }
-                } else {
-                    // `solid.scaled(by: c)` by the lane arithmetic (the same bytes), inlined.
-                    let source = c == 255 ? solid : scaledPixel(spreadLanes(solid), coverage: c)
-                    if ontoClear {
-                        fillRun(line + span.innerLo, count: span.innerHi - span.innerLo, with: source)
-                    } else {
-                        Blend.blendRun(line + span.innerLo, count: span.innerHi - span.innerLo, source: source)
-                    }
-                }
+            if clips.isEmpty {
+                Canvas.compositeRows(area.y..<area.maxY, columns, source, clips: clips, clipped: false, alpha: alpha, solid: solid, gradient: gradient,
+                                     pixels: pixels, width: width, paintRow: paintRow, drawn: drawn, knowsClear: knowsClear,
+                                     coverageRow: coverageRow, memo: &memo, roots: roots, Blend.self)
+            } else {
+                Canvas.compositeRows(area.y..<area.maxY, columns, source, clips: clips, clipped: true, alpha: alpha, solid: solid, gradient: gradient,
+                                     pixels: pixels, width: width, paintRow: paintRow, drawn: drawn, knowsClear: knowsClear,
+                                     coverageRow: coverageRow, memo: &memo, roots: roots, Blend.self)
             }
         }
         outlineCurrent = memoCurrent; outlineNext = memoNext
+    }
+
+    /// The rows of `composite` (see there); `clipped` is a constant where it is inlined.
+    @inlinable @inline(__always) static func compositeRows<Source: CoverageSource, Blend: BlendOperation>(
+        _ rows: Range<Int>, _ columns: Range<Int>, _ source: Source, clips: [Clip], clipped: Bool, alpha: UInt32, solid: Pixel, gradient: Bool,
+        pixels: UnsafeMutablePointer<Pixel>, width: Int, paintRow: UnsafeMutablePointer<Pixel>, drawn: UnsafeMutablePointer<UInt32>, knowsClear: Bool,
+        coverageRow: UnsafeMutablePointer<UInt8>, memo: inout OutlineMemo, roots: EdgeRootMemo, _: Blend.Type
+    ) {
+        for y in rows {
+            let cy = Fixed(y) + .half
+            var span = source.rowSpan(y: y, centerY: cy, columns: columns, memo: &memo)
+            var inner = UInt32(span.innerCoverage)
+            // Where every clip is uniform (clipLo ..< clipHi), their combined coverage is clipInner.
+            var clipInner: UInt32 = 255, clipLo = columns.lowerBound, clipHi = columns.upperBound
+            if clipped {
+                for clip in clips {
+                    let clipSpan = clip.rowSpan(row: y, y: cy, columns: columns, memo: &memo)
+                    span.formIntersection(clipSpan)
+                    clipInner = smaller(clipInner, UInt32(clipSpan.innerCoverage))
+                    clipLo = larger(clipLo, clipSpan.innerLo)
+                    clipHi = smaller(clipHi, clipSpan.innerHi)
+                }
+                inner = smaller(inner, clipInner)
+            }
+            inner = div255(inner &* alpha)
+            if span.isEmpty { continue }
+            let line = pixels + y * width
+            let row = source.row(y: y, centerY: cy)
+
+            // Onto pixels still clear since `clear()`, every blend mode gives the source
+            // itself (S + 0 × anything), so it is stored without reading what is there.
+            var ontoClear = false
+            if knowsClear {
+                let d = drawn[y], lo = Int(d & 0xFFFF), hi = Int(d >> 16)
+                ontoClear = lo >= hi || span.hi <= lo || span.lo >= hi
+                drawn[y] = lo >= hi ? UInt32(span.lo) | UInt32(span.hi) << 16
+                    : UInt32(smaller(lo, span.lo)) | UInt32(larger(hi, span.hi)) << 16
+            }
+
+            // Near the outline every pixel on its own, in passes: the shape's coverage of each
+            // edge column, then the clips, then the paint (a loop specialised on what is the
+            // same for the whole row), each a tight loop of its own.
+            source.coverages(row, span.lo..<span.innerLo, into: coverageRow, memo: roots)
+            source.coverages(row, span.innerHi..<span.hi, into: coverageRow, memo: roots)
+            // Clips that are 255 across the whole row's span (a rectangle around a circle)
+            // change no coverage: min(c, 255) = c.
+            if clipped && !(clipInner == 255 && span.lo >= clipLo && span.hi <= clipHi) {
+                Canvas.clipEdges(coverageRow, span.lo, span.innerLo, clips: clips, y: cy, uniform: clipLo..<clipHi, coverage: clipInner)
+                Canvas.clipEdges(coverageRow, span.innerHi, span.hi, clips: clips, y: cy, uniform: clipLo..<clipHi, coverage: clipInner)
+            }
+            Canvas.compositeEdges(line, coverageRow, span.lo, span.innerLo, alpha: alpha, solid: solid, paintRow: gradient ? paintRow : nil, ontoClear: ontoClear, Blend.self)
+            Canvas.compositeEdges(line, coverageRow, span.innerHi, span.hi, alpha: alpha, solid: solid, paintRow: gradient ? paintRow : nil, ontoClear: ontoClear, Blend.self)
+
+            // The uniform run: one coverage for all of it.
+            if inner == 0 || !span.hasInner { continue }
+            let c = UInt8(truncatingIfNeeded: inner)
+            if gradient {
+                if ontoClear {
+                    for x in span.innerLo..<span.innerHi { line[x] = paintRow[x].scaled(by: c) }
+                } else {
+                    for x in span.innerLo..<span.innerHi { line[x] = Blend.blend(paintRow[x].scaled(by: c), onto: line[x]) }
+                }
+            } else {
+                // `solid.scaled(by: c)` by the lane arithmetic (the same bytes), inlined.
+                let source = c == 255 ? solid : scaledPixel(spreadLanes(solid), coverage: c)
+                if ontoClear {
+                    fillRun(line + span.innerLo, count: span.innerHi - span.innerLo, with: source)
+                } else {
+                    Blend.blendRun(line + span.innerLo, count: span.innerHi - span.innerLo, source: source)
+                }
+            }
+        }
     }
 
     /// The clips applied to the edge coverages of columns lo ..< hi: where every clip is uniform
