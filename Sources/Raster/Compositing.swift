@@ -139,7 +139,7 @@ extension Canvas {
             // The row loop twice, with and without clips: the one without (most fills) is then
             // free of the clips' variables, which in the one loop cost spills on every row.
             let columns = area.x..<area.maxX
-            if clips.isEmpty {
+            if clips.isEmpty || Canvas.rectanglesHold(area, clips) {
                 Canvas.compositeRows(area.y..<area.maxY, columns, source, clips: clips, clipped: false, alpha: alpha, solid: solid, gradient: gradient,
                                      pixels: pixels, width: width, paintRow: paintRow, drawn: drawn, knowsClear: knowsClear,
                                      coverageRow: coverageRow, memo: &memo, roots: roots, Blend.self)
@@ -150,6 +150,17 @@ extension Canvas {
             }
         }
         outlineCurrent = memoCurrent; outlineNext = memoNext
+    }
+
+    /// Whether every clip is a rectangle that holds every pixel of `area` wholly: its coverage is
+    /// 255 there (an overlap of exactly 1 in x and y), and min(c, 255) = c, so it changes nothing
+    /// (quizup's circles in their square, which only an overshoot of the growing one reaches).
+    @inlinable static func rectanglesHold(_ area: PixelRect, _ clips: [Clip]) -> Bool {
+        for clip in clips {
+            guard case .rect(let r) = clip, r.x <= Fixed(area.x), r.y <= Fixed(area.y), r.maxX >= Fixed(area.maxX), r.maxY >= Fixed(area.maxY)
+            else { return false }
+        }
+        return true
     }
 
     /// The rows of `composite` (see there); `clipped` is a constant where it is inlined.
