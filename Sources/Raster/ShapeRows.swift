@@ -72,25 +72,23 @@ extension Ellipse {
 /// A row of a `RoundedRectangle` (a capsule, a rounded clip). Corners with a radius ≤ 2¹³ pixels
 /// (and ≥ 0: `cornerRadius` is a public var) take the fast path.
 public struct RoundedRectangleRow: ShapeRow {
-    @usableFromInline let rect: FixedRect
-    @usableFromInline let radius: Fixed
-    /// The box overlap in y (0...1); the row's coverage is 0 when it is.
-    @usableFromInline let overlapY: Fixed
     /// Whether the row passes through the corners (qy > 0 and a non-zero radius).
     @usableFromInline let isCornerRow: Bool
     /// qy² in raw units, for the distance to a corner circle.
     @usableFromInline let qy2: UInt64
-    @usableFromInline let midX: Fixed, straightHalfWidth: Fixed
     /// Whether the columns' arithmetic is plain integer arithmetic (see `coverage`): a tame
-    /// rectangle and radius ≥ 0; then lo, hi, mid, straight, r and oy are the raw values of
-    /// rect.x, maxX, midX, straightHalfWidth, radius and overlapY.
+    /// rectangle and radius ≥ 0.
     @usableFromInline let isTameRow: Bool
+    /// The raw values of rect.x, maxX, midX, straightHalfWidth, radius and the box overlap in y
+    /// (0...1; the row's coverage is 0 when it is): only these, so that the row is small enough
+    /// to stay in registers in the pixel loop (the `Fixed` values are rebuilt from them where
+    /// the pointwise path needs them).
     @usableFromInline let lo: Int64, hi: Int64, mid: Int64, straight: Int64, r: Int64, oy: Int64
 
     @inlinable @inline(__always) init(_ shape: RoundedRectangle, y: Fixed) {
-        rect = shape.rect
-        radius = shape.cornerRadius
+        let rect = shape.rect, radius = shape.cornerRadius
         isTameRow = isTame(rect.x) && isTame(rect.width) && isTame(radius) && radius.raw >= 0
+        let overlapY: Fixed, midX: Fixed, straightHalfWidth: Fixed
         if isTameRow && isTame(rect.y) && isTame(rect.height) && isTame(y) {
             // The same values as below in plain integer arithmetic: with everything within ±8192
             // pixels no `Fixed` step saturates (`/ 2` truncates towards zero, as Int64's does).
@@ -164,9 +162,12 @@ public struct RoundedRectangleRow: ShapeRow {
 
     /// `coverage(column:)` by the saturating `Fixed` steps, for rows or columns that are not tame.
     @inlinable func pointwiseCoverage(column: Int) -> UInt8 {
+        // Every stored integer is the raw value of a `Fixed` (see above).
+        let radius = Fixed(raw: Int32(truncatingIfNeeded: r)), overlapY = Fixed(raw: Int32(truncatingIfNeeded: oy))
+        let midX = Fixed(raw: Int32(truncatingIfNeeded: mid)), straightHalfWidth = Fixed(raw: Int32(truncatingIfNeeded: straight))
         // An empty rectangle has overlapY 0 and so a box coverage of 0, as `coverage` returns.
         let x = Fixed(column) + .half
-        let box = (overlap(x, rect.x, rect.maxX) * overlapY).unitByte
+        let box = (overlap(x, Fixed(raw: Int32(truncatingIfNeeded: lo)), Fixed(raw: Int32(truncatingIfNeeded: hi))) * overlapY).unitByte
         if !isCornerRow || box == 0 { return box }
         let qx = (x - midX).magnitude - straightHalfWidth
         if qx.raw <= 0 { return box }
