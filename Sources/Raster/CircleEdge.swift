@@ -68,4 +68,18 @@ import FixedPoint
         slots[i] = EdgeRootSlot(n: n, tag: r << 8 | Int64(c))
         return c
     }
+
+    /// `largestBelowSquare(m)` (a circle span's bound), from the same table when it holds it: a
+    /// root is kept as tag −2 − s (an edge byte's tag is ≥ 0, an empty slot's −1), so the two
+    /// kinds never answer for each other.
+    @inlinable @inline(__always) func largestBelowSquare(_ m: Int64) -> Int64 {
+        if m <= 0 { return -1 }
+        let n = UInt64(m)
+        let i = Int(truncatingIfNeeded: (n &* 0xC2B2_AE3D_27D4_EB4F) >> 56)
+        let slot = slots[i]
+        if slot.n == n && slot.tag <= -2 { return -2 &- slot.tag }
+        let s = Int64(isqrt(n &- 1))
+        slots[i] = EdgeRootSlot(n: n, tag: -2 &- s)
+        return s
+    }
 }

@@ -39,11 +39,14 @@ extension CoverageSource {
     }
 }
 
-/// A circle (or ellipse), its edge roots through the memo.
+/// A circle (or ellipse), its edge roots and its spans' roots through the canvas's table of roots.
 @usableFromInline struct EllipseCoverage: CoverageSource {
     @usableFromInline let shape: Ellipse
     @inlinable init(shape: Ellipse) { self.shape = shape }
     @inlinable @inline(__always) func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan { shape.rowSpan(y: centerY, columns: columns) }
+    @inlinable @inline(__always) func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>, memo: inout OutlineMemo) -> RowSpan {
+        shape.rowSpan(y: centerY, columns: columns, roots: memo.roots)
+    }
     @inlinable @inline(__always) func row(y: Int, centerY: Fixed) -> EllipseRow { shape.row(y: centerY) }
     @inlinable @inline(__always) func coverages(_ row: EllipseRow, _ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo) {
         row.coverages(columns, into: coverages, memo: memo)
@@ -124,7 +127,7 @@ extension Canvas {
         Canvas.withBuffers(&storage, &paintRow, &drawn, &coverageRow, &outlineSlots, &outlineRows, &edgeRoots) {
             pixels, paintRow, drawn, coverageRow, outlineSlots, outlineRows, edgeRoots in
             let roots = EdgeRootMemo(slots: edgeRoots)
-            var memo = OutlineMemo(slots: outlineSlots, rows: outlineRows, height: height, current: memoCurrent, next: memoNext)
+            var memo = OutlineMemo(slots: outlineSlots, rows: outlineRows, height: height, current: memoCurrent, next: memoNext, roots: roots)
             defer { memoCurrent = memo.current; memoNext = memo.next }
             var solid = Pixel.transparent
             var gradient = false

@@ -26,9 +26,12 @@ import FixedPoint
     @usableFromInline let height: Int
     /// The slot last used, and the one to replace next.
     @usableFromInline var current: Int, next: Int
+    /// The canvas's table of roots, for the spans of circles (`Ellipse.rowSpan(y:columns:roots:)`).
+    @usableFromInline let roots: EdgeRootMemo
 
-    @inlinable init(slots: UnsafeMutablePointer<OutlineSlot>, rows: UnsafeMutablePointer<RowBounds>, height: Int, current: Int, next: Int) {
-        self.slots = slots; self.rows = rows; self.height = height; self.current = current; self.next = next
+    @inlinable init(slots: UnsafeMutablePointer<OutlineSlot>, rows: UnsafeMutablePointer<RowBounds>, height: Int, current: Int, next: Int,
+                    roots: EdgeRootMemo) {
+        self.slots = slots; self.rows = rows; self.height = height; self.current = current; self.next = next; self.roots = roots
     }
 
     /// `shape.rowSpan(y: centerY, columns:)` for canvas row `y`, from the memo when it holds it.

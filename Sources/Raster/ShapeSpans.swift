@@ -108,7 +108,10 @@ extension RowSpan {
 }
 
 extension Ellipse {
-    @inlinable public func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan {
+    @inlinable public func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan { rowSpan(y: y, columns: columns, roots: nil) }
+
+    /// The same, its two roots through `roots` when there is one (see `EdgeRootMemo`).
+    @inlinable @inline(__always) func rowSpan(y: Fixed, columns: Range<Int>, roots: EdgeRootMemo?) -> RowSpan {
         if radiusX.raw <= 0 || radiusY.raw <= 0 { return .empty(columns) }
         // Only circles: an ellipse's coverage is a quotient of roots with no simple inverse.
         guard radiusX == radiusY, isTame(center.x), isTame(center.y), isTame(radiusX) else { return .unknown(columns) }
@@ -116,9 +119,10 @@ extension Ellipse {
         // non-zero needs dx² + dy² < (r + ½)², and it is 255 when dx² + dy² < (r − ½ + ε)².
         // Wrapping arithmetic: with a tame centre and radius every value here is below 2⁶⁰.
         let r = Int64(radiusX.raw), dy = Int64((y - center.y).raw), cx = Int64(center.x.raw)
-        let outer = largestBelowSquare((r &+ 0x8000) &* (r &+ 0x8000) &- dy &* dy)
+        let mOuter = (r &+ 0x8000) &* (r &+ 0x8000) &- dy &* dy, mInner = (r &- 0x7FFF) &* (r &- 0x7FFF) &- dy &* dy
+        let outer = roots?.largestBelowSquare(mOuter) ?? largestBelowSquare(mOuter)
         if outer < 0 { return .empty(columns) }
-        let inner = r < 0x8000 ? -1 : largestBelowSquare((r &- 0x7FFF) &* (r &- 0x7FFF) &- dy &* dy)
+        let inner = r < 0x8000 ? -1 : (roots?.largestBelowSquare(mInner) ?? largestBelowSquare(mInner))
         let o = columnRange(centreRawFrom: cx &- outer, to: cx &+ outer)
         let i = columnRange(centreRawFrom: cx &- inner, to: cx &+ inner)
         return RowSpan(columns: columns, lo: o.lo, hi: o.hi, innerLo: i.lo, innerHi: i.hi, innerCoverage: 255)
