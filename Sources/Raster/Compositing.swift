@@ -31,7 +31,15 @@ extension CoverageSource {
     @inlinable init(shape: RoundedRectangle, memoized: Bool) { self.shape = shape; self.memoized = memoized }
     @inlinable @inline(__always) func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan { shape.rowSpan(y: centerY, columns: columns) }
     @inlinable @inline(__always) func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>, memo: inout OutlineMemo) -> RowSpan {
-        memoized ? memo.rowSpan(shape, y: y, centerY: centerY, columns: columns) : shape.rowSpan(y: centerY, columns: columns)
+        if memoized { return memo.rowSpan(shape, y: y, centerY: centerY, columns: columns) }
+        // Not kept (a fill under a clip changes from frame to frame), but its roots go through the table.
+        return RoundedRectangleCoverage.unkeptRowSpan(shape, centerY: centerY, columns: columns, roots: memo.roots)
+    }
+    /// A call of its own: inlined, it made every specialisation of the pixel loop larger (skeleton,
+    /// which never comes here, 5k instructions a frame slower).
+    @inlinable @inline(never) static func unkeptRowSpan(_ shape: RoundedRectangle, centerY: Fixed, columns: Range<Int>, roots: EdgeRootMemo) -> RowSpan {
+        if shape.hasTameRows && isTame(centerY) { return RowSpan(columns: columns, shape.tameRowBounds(y: Int64(centerY.raw), roots: roots)) }
+        return shape.rowSpan(y: centerY, columns: columns)
     }
     @inlinable @inline(__always) func row(y: Int, centerY: Fixed) -> RoundedRectangleRow { shape.row(y: centerY) }
     @inlinable @inline(__always) func coverages(_ row: RoundedRectangleRow, _ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo) {

@@ -61,7 +61,7 @@ extension RoundedRectangle {
 
     /// The bounds behind `tameRowSpan`, before they are cut to any columns: what a row of this
     /// outline is wherever it is drawn, so a clip with the same outline can reuse them (`OutlineMemo`).
-    @inlinable @inline(__always) func tameRowBounds(y: Int64) -> RowBounds {
+    @inlinable @inline(__always) func tameRowBounds(y: Int64, roots: EdgeRootMemo? = nil) -> RowBounds {
         let x0 = Int64(rect.x.raw), y0 = Int64(rect.y.raw), w = Int64(rect.width.raw), h = Int64(rect.height.raw)
         let x1 = x0 &+ w, y1 = y0 &+ h
         // The rectangle's span (`Rectangle.rowSpan`): overlap in y, floors and ceilings in x.
@@ -78,8 +78,9 @@ extension RoundedRectangle {
         // being 255 there) the box's coverage within the inner ones: the intersection of both
         // spans is one.
         let qy2 = qy &* qy
-        let outer = larger(0, largestBelowSquare((rr &+ 0x8000) &* (rr &+ 0x8000) &- qy2))
-        let inner = rr < 0x8000 ? 0 : larger(0, largestBelowSquare((rr &- 0x7FFF) &* (rr &- 0x7FFF) &- qy2))
+        let mOuter = (rr &+ 0x8000) &* (rr &+ 0x8000) &- qy2, mInner = (rr &- 0x7FFF) &* (rr &- 0x7FFF) &- qy2
+        let outer = larger(0, roots?.largestBelowSquare(mOuter) ?? largestBelowSquare(mOuter))
+        let inner = rr < 0x8000 ? 0 : larger(0, roots?.largestBelowSquare(mInner) ?? largestBelowSquare(mInner))
         let m = x0 &+ w / 2, c = w / 2 &- rr
         let o = columnRange(centreRawFrom: m &- (outer &+ c), to: m &+ (outer &+ c))
         let i = columnRange(centreRawFrom: m &- (inner &+ c), to: m &+ (inner &+ c))
