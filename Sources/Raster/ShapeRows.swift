@@ -198,7 +198,7 @@ public struct TriangleRow: ShapeRow {
     @inlinable @inline(__always) init(_ triangle: Triangle, y: Fixed) {
         self.triangle = triangle
         self.y = y
-        isTame = triangle.e0.isTame && triangle.e1.isTame && triangle.e2.isTame && Raster.isTame(y)
+        isTame = triangle.edgesAreTame && Raster.isTame(y)
         (s0, k0) = triangle.e0.rowLine(y: y)
         (s1, k1) = triangle.e1.rowLine(y: y)
         (s2, k2) = triangle.e2.rowLine(y: y)

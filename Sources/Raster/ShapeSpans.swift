@@ -178,7 +178,7 @@ extension RowSpan {
 
 extension Triangle {
     @inlinable public func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan {
-        guard e0.isTame, e1.isTame, e2.isTame else { return .unknown(columns) }
+        guard edgesAreTame else { return .unknown(columns) }
         return .convex(columns: columns, y: y) { edge in edge(e0); edge(e1); edge(e2) }
     }
 }
