@@ -50,12 +50,21 @@ extension CoverageSource {
 /// A circle (or ellipse), its edge roots and its spans' roots through the canvas's table of roots.
 @usableFromInline struct EllipseCoverage: CoverageSource {
     @usableFromInline let shape: Ellipse
-    @inlinable init(shape: Ellipse) { self.shape = shape }
+    /// What the rows and spans would test on every row, decided once per fill.
+    @usableFromInline let isCircle: Bool, isTameRowCircle: Bool, isTameCircle: Bool
+    @inlinable init(shape: Ellipse) {
+        self.shape = shape
+        isCircle = shape.radiusX.raw > 0 && shape.radiusX == shape.radiusY && isTame(shape.radiusX)
+        isTameRowCircle = isCircle && isTame(shape.center.x)
+        isTameCircle = shape.isTameCircle
+    }
     @inlinable @inline(__always) func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan { shape.rowSpan(y: centerY, columns: columns) }
     @inlinable @inline(__always) func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>, memo: inout OutlineMemo) -> RowSpan {
-        shape.rowSpan(y: centerY, columns: columns, roots: memo.roots)
+        isTameCircle ? shape.tameCircleRowSpan(y: centerY, columns: columns, roots: memo.roots) : shape.rowSpan(y: centerY, columns: columns, roots: memo.roots)
     }
-    @inlinable @inline(__always) func row(y: Int, centerY: Fixed) -> EllipseRow { shape.row(y: centerY) }
+    @inlinable @inline(__always) func row(y: Int, centerY: Fixed) -> EllipseRow {
+        EllipseRow(shape, y: centerY, isCircle: isCircle, isTameCircle: isTameRowCircle)
+    }
     @inlinable @inline(__always) func coverages(_ row: EllipseRow, _ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo) {
         row.coverages(columns, into: coverages, memo: memo)
     }

@@ -20,10 +20,17 @@ public struct EllipseRow: ShapeRow {
     @usableFromInline let centreX: Int64, radius: Int64
 
     @inlinable @inline(__always) init(_ ellipse: Ellipse, y: Fixed) {
+        let isCircle = ellipse.radiusX.raw > 0 && ellipse.radiusX == ellipse.radiusY && isTame(ellipse.radiusX)
+        self.init(ellipse, y: y, isCircle: isCircle, isTameCircle: isCircle && isTame(ellipse.center.x))
+    }
+
+    /// The same with what does not depend on the row decided by the caller, once per fill
+    /// (`EllipseCoverage`): `isCircle` and `isTameCircle` as the initializer above works them out.
+    @inlinable @inline(__always) init(_ ellipse: Ellipse, y: Fixed, isCircle: Bool, isTameCircle: Bool) {
         self.ellipse = ellipse
         self.y = y
-        isCircle = ellipse.radiusX.raw > 0 && ellipse.radiusX == ellipse.radiusY && isTame(ellipse.radiusX)
-        isTameCircle = isCircle && isTame(ellipse.center.x)
+        self.isCircle = isCircle
+        self.isTameCircle = isTameCircle
         centreX = Int64(ellipse.center.x.raw)
         radius = Int64(ellipse.radiusX.raw)
         let dy = UInt64((y - ellipse.center.y).raw.magnitude)

@@ -116,6 +116,16 @@ extension Ellipse {
         if radiusX.raw <= 0 || radiusY.raw <= 0 { return .empty(columns) }
         // Only circles: an ellipse's coverage is a quotient of roots with no simple inverse.
         guard radiusX == radiusY, isTame(center.x), isTame(center.y), isTame(radiusX) else { return .unknown(columns) }
+        return tameCircleRowSpan(y: y, columns: columns, roots: roots)
+    }
+
+    /// Whether `tameCircleRowSpan` applies: a circle with a radius > 0, it and the centre tame.
+    @inlinable @inline(__always) var isTameCircle: Bool {
+        radiusX.raw > 0 && radiusX == radiusY && isTame(center.x) && isTame(center.y) && isTame(radiusX)
+    }
+
+    /// `rowSpan` of a tame circle (`isTameCircle`), without testing that again for every row.
+    @inlinable @inline(__always) func tameCircleRowSpan(y: Fixed, columns: Range<Int>, roots: EdgeRootMemo?) -> RowSpan {
         // coverage = (½ − (hypot(dx, dy) − r)).unitByte, hypot = ⌊√(dx² + dy²)⌋ in raw units:
         // non-zero needs dx² + dy² < (r + ½)², and it is 255 when dx² + dy² < (r − ½ + ε)².
         // Wrapping arithmetic: with a tame centre and radius every value here is below 2⁶⁰.
