@@ -228,8 +228,8 @@ extension Canvas {
             // Clips that are 255 across the whole row's span (a rectangle around a circle)
             // change no coverage: min(c, 255) = c.
             if clipped && !(clipInner == 255 && span.lo >= clipLo && span.hi <= clipHi) {
-                Canvas.clipEdges(coverageRow, span.lo, span.innerLo, clips: clips, y: cy, uniform: clipLo..<clipHi, coverage: clipInner)
-                Canvas.clipEdges(coverageRow, span.innerHi, span.hi, clips: clips, y: cy, uniform: clipLo..<clipHi, coverage: clipInner)
+                Canvas.clipEdges(coverageRow, span.lo, span.innerLo, clips: clips, y: cy, uniform: clipLo..<clipHi, coverage: clipInner, roots: roots)
+                Canvas.clipEdges(coverageRow, span.innerHi, span.hi, clips: clips, y: cy, uniform: clipLo..<clipHi, coverage: clipInner, roots: roots)
             }
             Canvas.compositeEdges(line, coverageRow, span.lo, span.innerLo, alpha: alpha, solid: solid, paintRow: gradient ? paintRow : nil, ontoClear: ontoClear, Blend.self)
             Canvas.compositeEdges(line, coverageRow, span.innerHi, span.hi, alpha: alpha, solid: solid, paintRow: gradient ? paintRow : nil, ontoClear: ontoClear, Blend.self)
@@ -261,7 +261,7 @@ extension Canvas {
     /// edge (a fill reaching its track's rounded end) the two are the same edge, and multiplying
     /// would darken it into a rim.
     @inlinable @inline(__always) static func clipEdges(_ coverage: UnsafeMutablePointer<UInt8>, _ lo: Int, _ hi: Int, clips: [Clip], y: Fixed,
-                                                       uniform: Range<Int>, coverage inner: UInt32) {
+                                                       uniform: Range<Int>, coverage inner: UInt32, roots: EdgeRootMemo) {
         if lo >= hi { return }
         if clips.count == 1, case .roundedRect(let r, let radius) = clips[0], lo < uniform.lowerBound || hi > uniform.upperBound {
             // One rounded clip (a fill in its track): its row, worked out once, instead of its
@@ -270,7 +270,9 @@ extension Canvas {
             for x in lo..<hi {
                 let c = UInt32(coverage[x])
                 if c == 0 { continue }
-                let clip = uniform.contains(x) ? inner : UInt32(row.coverage(column: x))
+                // The corner's root through the table when the row is tame (the same byte).
+                let clip = uniform.contains(x) ? inner
+                    : UInt32(row.isTameRow && x.magnitude <= 8192 ? row.tameCoverage(column: x, memo: roots) : row.coverage(column: x))
                 coverage[x] = UInt8(truncatingIfNeeded: smaller(c, clip))
             }
             return
