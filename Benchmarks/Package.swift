@@ -40,6 +40,16 @@ let package = Package(
             // Outside Benchmarks/: the benchmark plugin runs every executable it finds there.
             path: "Tools/FrameCost"
         ),
+        // A hash of every frame of every loader, to check that a renderer change is byte-identical.
+        .executableTarget(
+            name: "FrameHash",
+            dependencies: [
+                .product(name: "FixedPoint", package: parentName),
+                .product(name: "Raster", package: parentName),
+                .product(name: "Loaders", package: parentName),
+            ],
+            path: "Tools/FrameHash"
+        ),
         // One display's frame write (fb: or drm:), for the DRM display measured beside fbdev.
         .executableTarget(
             name: "DisplayFrameCost",

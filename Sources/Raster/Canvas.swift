@@ -32,12 +32,13 @@ public struct Canvas: Sendable {
     /// One row of edge coverages, one per column: the pixel loop works them out for a row's edge
     /// columns first, then applies the clips, then composites, each pass a loop of its own.
     @usableFromInline var coverageRow: [UInt8]
-    /// What `OutlineMemo` keeps between fills (and frames): the outline, the rows it holds, and
-    /// their bounds, one per canvas row (sized here).
-    @usableFromInline var outlineRect = FixedRect(x: .zero, y: .zero, width: .zero, height: .zero)
-    @usableFromInline var outlineRadius = Fixed.zero
-    @usableFromInline var outlineValid = 0..<0
+    /// What `OutlineMemo` keeps between fills (and frames): its outlines and the rows each holds,
+    /// their bounds (one per canvas row per outline, sized here), and which slot is used and next.
+    @usableFromInline var outlineSlots: [OutlineSlot]
     @usableFromInline var outlineRows: [RowBounds]
+    @usableFromInline var outlineCurrent = 0, outlineNext = 0
+    /// `EdgeRootMemo`'s table: circle-edge bytes by their arguments, kept between fills and frames.
+    @usableFromInline var edgeRoots: [EdgeRootSlot]
 
     public static let maximumSide = 4096
     /// How deep clips may nest without the clip stack growing (and allocating) mid-frame.
@@ -55,7 +56,9 @@ public struct Canvas: Sendable {
         self.clips.reserveCapacity(Canvas.clipCapacity)
         self.paintRow = Array(repeating: .transparent, count: width)
         self.coverageRow = Array(repeating: 0, count: width)
-        self.outlineRows = Array(repeating: .empty, count: height)
+        self.outlineSlots = Array(repeating: .empty, count: OutlineMemo.slotCount)
+        self.outlineRows = Array(repeating: .empty, count: OutlineMemo.slotCount * height)
+        self.edgeRoots = Array(repeating: .empty, count: EdgeRootMemo.slotCount)
     }
 
     @inlinable public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
@@ -123,6 +126,15 @@ public struct Canvas: Sendable {
         let alpha = UInt32(opacity.unitByte)
         if alpha == 0 { return }
         composite(area: area, paint: paint, blend: blend, alpha: alpha, RoundedRectangleCoverage(shape: shape, memoized: clips.isEmpty))
+    }
+
+    /// The same for a circle (or ellipse), whose edge roots go through `EdgeRootMemo`.
+    @inlinable public mutating func fill(_ shape: Ellipse, with paint: Paint, opacity: Fixed = .one, blend: BlendMode = .normal) {
+        let area = drawableArea(for: shape.bounds)
+        if area.isEmpty { return }
+        let alpha = UInt32(opacity.unitByte)
+        if alpha == 0 { return }
+        composite(area: area, paint: paint, blend: blend, alpha: alpha, EllipseCoverage(shape: shape))
     }
 
     /// Fills the pixels covered by `mask` (e.g. text) with `paint`.

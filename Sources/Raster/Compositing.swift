@@ -11,11 +11,16 @@ import FixedPoint
     associatedtype Row: ShapeRow
     /// Row `y` (centres at `centerY`), for the coverage of its pixels near the outline.
     func row(y: Int, centerY: Fixed) -> Row
+    /// `row.coverages(columns, into:)`, free to use `memo` (see `EdgeRootMemo`).
+    func coverages(_ row: Row, _ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo)
 }
 
 extension CoverageSource {
     @inlinable @inline(__always) func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>, memo: inout OutlineMemo) -> RowSpan {
         rowSpan(y: y, centerY: centerY, columns: columns)
+    }
+    @inlinable @inline(__always) func coverages(_ row: Row, _ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo) {
+        row.coverages(columns, into: coverages)
     }
 }
 
@@ -26,9 +31,43 @@ extension CoverageSource {
     @inlinable init(shape: RoundedRectangle, memoized: Bool) { self.shape = shape; self.memoized = memoized }
     @inlinable @inline(__always) func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan { shape.rowSpan(y: centerY, columns: columns) }
     @inlinable @inline(__always) func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>, memo: inout OutlineMemo) -> RowSpan {
-        memoized ? memo.rowSpan(shape, y: y, centerY: centerY, columns: columns) : shape.rowSpan(y: centerY, columns: columns)
+        if memoized { return memo.rowSpan(shape, y: y, centerY: centerY, columns: columns) }
+        // Not kept (a fill under a clip changes from frame to frame), but its roots go through the table.
+        return RoundedRectangleCoverage.unkeptRowSpan(shape, centerY: centerY, columns: columns, roots: memo.roots)
+    }
+    /// A call of its own: inlined, it made every specialisation of the pixel loop larger (skeleton,
+    /// which never comes here, 5k instructions a frame slower).
+    @inlinable @inline(never) static func unkeptRowSpan(_ shape: RoundedRectangle, centerY: Fixed, columns: Range<Int>, roots: EdgeRootMemo) -> RowSpan {
+        if shape.hasTameRows && isTame(centerY) { return RowSpan(columns: columns, shape.tameRowBounds(y: Int64(centerY.raw), roots: roots)) }
+        return shape.rowSpan(y: centerY, columns: columns)
     }
     @inlinable @inline(__always) func row(y: Int, centerY: Fixed) -> RoundedRectangleRow { shape.row(y: centerY) }
+    @inlinable @inline(__always) func coverages(_ row: RoundedRectangleRow, _ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo) {
+        row.coverages(columns, into: coverages, memo: memo)
+    }
+}
+
+/// A circle (or ellipse), its edge roots and its spans' roots through the canvas's table of roots.
+@usableFromInline struct EllipseCoverage: CoverageSource {
+    @usableFromInline let shape: Ellipse
+    /// What the rows and spans would test on every row, decided once per fill.
+    @usableFromInline let isCircle: Bool, isTameRowCircle: Bool, isTameCircle: Bool
+    @inlinable init(shape: Ellipse) {
+        self.shape = shape
+        isCircle = shape.radiusX.raw > 0 && shape.radiusX == shape.radiusY && isTame(shape.radiusX)
+        isTameRowCircle = isCircle && isTame(shape.center.x)
+        isTameCircle = shape.isTameCircle
+    }
+    @inlinable @inline(__always) func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan { shape.rowSpan(y: centerY, columns: columns) }
+    @inlinable @inline(__always) func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>, memo: inout OutlineMemo) -> RowSpan {
+        isTameCircle ? shape.tameCircleRowSpan(y: centerY, columns: columns, roots: memo.roots) : shape.rowSpan(y: centerY, columns: columns, roots: memo.roots)
+    }
+    @inlinable @inline(__always) func row(y: Int, centerY: Fixed) -> EllipseRow {
+        EllipseRow(shape, y: centerY, isCircle: isCircle, isTameCircle: isTameRowCircle)
+    }
+    @inlinable @inline(__always) func coverages(_ row: EllipseRow, _ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo) {
+        row.coverages(columns, into: coverages, memo: memo)
+    }
 }
 
 @usableFromInline struct ShapeCoverage<S: Shape>: CoverageSource {
@@ -100,10 +139,13 @@ extension Canvas {
         area: PixelRect, paint: Paint, alpha: UInt32, _ source: Source, _: Blend.Type
     ) {
         let clips = self.clips, width = self.width, knowsClear = self.knowsClear
-        var memoRect = outlineRect, memoRadius = outlineRadius, memoValid = outlineValid
-        Canvas.withBuffers(&storage, &paintRow, &drawn, &coverageRow, &outlineRows) { pixels, paintRow, drawn, coverageRow, outlineRows in
-            var memo = OutlineMemo(rect: memoRect, radius: memoRadius, valid: memoValid, rows: outlineRows)
-            defer { memoRect = memo.rect; memoRadius = memo.radius; memoValid = memo.valid }
+        var memoCurrent = outlineCurrent, memoNext = outlineNext
+        let height = self.height
+        Canvas.withBuffers(&storage, &paintRow, &drawn, &coverageRow, &outlineSlots, &outlineRows, &edgeRoots) {
+            pixels, paintRow, drawn, coverageRow, outlineSlots, outlineRows, edgeRoots in
+            let roots = EdgeRootMemo(slots: edgeRoots)
+            var memo = OutlineMemo(slots: outlineSlots, rows: outlineRows, height: height, current: memoCurrent, next: memoNext, roots: roots)
+            defer { memoCurrent = memo.current; memoNext = memo.next }
             var solid = Pixel.transparent
             var gradient = false
             switch paint {
@@ -114,73 +156,103 @@ extension Canvas {
                 gradient = true
                 for x in area.x..<area.maxX { paintRow[x] = g.pixel(atX: Fixed(x) + .half) }
             }
+            // The row loop twice, with and without clips: the one without (most fills) is then
+            // free of the clips' variables, which in the one loop cost spills on every row.
             let columns = area.x..<area.maxX
-            for y in area.y..<area.maxY {
-                let cy = Fixed(y) + .half
-                var span = source.rowSpan(y: y, centerY: cy, columns: columns, memo: &memo)
-                var inner = UInt32(span.innerCoverage)
-                // Where every clip is uniform (clipLo ..< clipHi), their combined coverage is clipInner.
-                var clipInner: UInt32 = 255, clipLo = columns.lowerBound, clipHi = columns.upperBound
-                if !clips.isEmpty {
-                    for clip in clips {
-                        let clipSpan = clip.rowSpan(row: y, y: cy, columns: columns, memo: &memo)
-                        span.formIntersection(clipSpan)
-                        clipInner = Swift.min(clipInner, UInt32(clipSpan.innerCoverage))
-                        clipLo = Swift.max(clipLo, clipSpan.innerLo)
-                        clipHi = Swift.min(clipHi, clipSpan.innerHi)
-                    }
-                    inner = Swift.min(inner, clipInner)
-                }
-                inner = div255(inner &* alpha)
-                if span.isEmpty { continue }
-                let line = pixels + y * width
-                let row = source.row(y: y, centerY: cy)
+            if clips.isEmpty || Canvas.rectanglesHold(area, clips) {
+                Canvas.compositeRows(area.y..<area.maxY, columns, source, clips: clips, clipped: false, alpha: alpha, solid: solid, gradient: gradient,
+                                     pixels: pixels, width: width, paintRow: paintRow, drawn: drawn, knowsClear: knowsClear,
+                                     coverageRow: coverageRow, memo: &memo, roots: roots, Blend.self)
+            } else {
+                Canvas.compositeRows(area.y..<area.maxY, columns, source, clips: clips, clipped: true, alpha: alpha, solid: solid, gradient: gradient,
+                                     pixels: pixels, width: width, paintRow: paintRow, drawn: drawn, knowsClear: knowsClear,
+                                     coverageRow: coverageRow, memo: &memo, roots: roots, Blend.self)
+            }
+        }
+        outlineCurrent = memoCurrent; outlineNext = memoNext
+    }
 
-                // Onto pixels still clear since `clear()`, every blend mode gives the source
-                // itself (S + 0 × anything), so it is stored without reading what is there.
-                var ontoClear = false
-                if knowsClear {
-                    let d = drawn[y], lo = Int(d & 0xFFFF), hi = Int(d >> 16)
-                    ontoClear = lo >= hi || span.hi <= lo || span.lo >= hi
-                    drawn[y] = lo >= hi ? UInt32(span.lo) | UInt32(span.hi) << 16
-                        : UInt32(Swift.min(lo, span.lo)) | UInt32(Swift.max(hi, span.hi)) << 16
-                }
+    /// Whether every clip is a rectangle that holds every pixel of `area` wholly: its coverage is
+    /// 255 there (an overlap of exactly 1 in x and y), and min(c, 255) = c, so it changes nothing
+    /// (quizup's circles in their square, which only an overshoot of the growing one reaches).
+    @inlinable static func rectanglesHold(_ area: PixelRect, _ clips: [Clip]) -> Bool {
+        for clip in clips {
+            guard case .rect(let r) = clip, r.x <= Fixed(area.x), r.y <= Fixed(area.y), r.maxX >= Fixed(area.maxX), r.maxY >= Fixed(area.maxY)
+            else { return false }
+        }
+        return true
+    }
 
-                // Near the outline every pixel on its own, in passes: the shape's coverage of each
-                // edge column, then the clips, then the paint (a loop specialised on what is the
-                // same for the whole row), each a tight loop of its own.
-                row.coverages(span.lo..<span.innerLo, into: coverageRow)
-                row.coverages(span.innerHi..<span.hi, into: coverageRow)
-                // Clips that are 255 across the whole row's span (a rectangle around a circle)
-                // change no coverage: min(c, 255) = c.
-                if !clips.isEmpty && !(clipInner == 255 && span.lo >= clipLo && span.hi <= clipHi) {
-                    Canvas.clipEdges(coverageRow, span.lo, span.innerLo, clips: clips, y: cy, uniform: clipLo..<clipHi, coverage: clipInner)
-                    Canvas.clipEdges(coverageRow, span.innerHi, span.hi, clips: clips, y: cy, uniform: clipLo..<clipHi, coverage: clipInner)
+    /// The rows of `composite` (see there); `clipped` is a constant where it is inlined.
+    @inlinable @inline(__always) static func compositeRows<Source: CoverageSource, Blend: BlendOperation>(
+        _ rows: Range<Int>, _ columns: Range<Int>, _ source: Source, clips: [Clip], clipped: Bool, alpha: UInt32, solid: Pixel, gradient: Bool,
+        pixels: UnsafeMutablePointer<Pixel>, width: Int, paintRow: UnsafeMutablePointer<Pixel>, drawn: UnsafeMutablePointer<UInt32>, knowsClear: Bool,
+        coverageRow: UnsafeMutablePointer<UInt8>, memo: inout OutlineMemo, roots: EdgeRootMemo, _: Blend.Type
+    ) {
+        for y in rows {
+            let cy = Fixed(y) + .half
+            var span = source.rowSpan(y: y, centerY: cy, columns: columns, memo: &memo)
+            var inner = UInt32(span.innerCoverage)
+            // Where every clip is uniform (clipLo ..< clipHi), their combined coverage is clipInner.
+            var clipInner: UInt32 = 255, clipLo = columns.lowerBound, clipHi = columns.upperBound
+            if clipped {
+                for clip in clips {
+                    let clipSpan = clip.rowSpan(row: y, y: cy, columns: columns, memo: &memo)
+                    span.formIntersection(clipSpan)
+                    clipInner = smaller(clipInner, UInt32(clipSpan.innerCoverage))
+                    clipLo = larger(clipLo, clipSpan.innerLo)
+                    clipHi = smaller(clipHi, clipSpan.innerHi)
                 }
-                Canvas.compositeEdges(line, coverageRow, span.lo, span.innerLo, alpha: alpha, solid: solid, paintRow: gradient ? paintRow : nil, ontoClear: ontoClear, Blend.self)
-                Canvas.compositeEdges(line, coverageRow, span.innerHi, span.hi, alpha: alpha, solid: solid, paintRow: gradient ? paintRow : nil, ontoClear: ontoClear, Blend.self)
+                inner = smaller(inner, clipInner)
+            }
+            inner = div255(inner &* alpha)
+            if span.isEmpty { continue }
+            let line = pixels + y * width
+            let row = source.row(y: y, centerY: cy)
 
-                // The uniform run: one coverage for all of it.
-                if inner == 0 || !span.hasInner { continue }
-                let c = UInt8(truncatingIfNeeded: inner)
-                if gradient {
-                    if ontoClear {
-                        for x in span.innerLo..<span.innerHi { line[x] = paintRow[x].scaled(by: c) }
-                    } else {
-                        for x in span.innerLo..<span.innerHi { line[x] = Blend.blend(paintRow[x].scaled(by: c), onto: line[x]) }
-                    }
+            // Onto pixels still clear since `clear()`, every blend mode gives the source
+            // itself (S + 0 × anything), so it is stored without reading what is there.
+            var ontoClear = false
+            if knowsClear {
+                let d = drawn[y], lo = Int(d & 0xFFFF), hi = Int(d >> 16)
+                ontoClear = lo >= hi || span.hi <= lo || span.lo >= hi
+                drawn[y] = lo >= hi ? UInt32(span.lo) | UInt32(span.hi) << 16
+                    : UInt32(smaller(lo, span.lo)) | UInt32(larger(hi, span.hi)) << 16
+            }
+
+            // Near the outline every pixel on its own, in passes: the shape's coverage of each
+            // edge column, then the clips, then the paint (a loop specialised on what is the
+            // same for the whole row), each a tight loop of its own.
+            source.coverages(row, span.lo..<span.innerLo, into: coverageRow, memo: roots)
+            source.coverages(row, span.innerHi..<span.hi, into: coverageRow, memo: roots)
+            // Clips that are 255 across the whole row's span (a rectangle around a circle)
+            // change no coverage: min(c, 255) = c.
+            if clipped && !(clipInner == 255 && span.lo >= clipLo && span.hi <= clipHi) {
+                Canvas.clipEdges(coverageRow, span.lo, span.innerLo, clips: clips, y: cy, uniform: clipLo..<clipHi, coverage: clipInner, roots: roots)
+                Canvas.clipEdges(coverageRow, span.innerHi, span.hi, clips: clips, y: cy, uniform: clipLo..<clipHi, coverage: clipInner, roots: roots)
+            }
+            Canvas.compositeEdges(line, coverageRow, span.lo, span.innerLo, alpha: alpha, solid: solid, paintRow: gradient ? paintRow : nil, ontoClear: ontoClear, Blend.self)
+            Canvas.compositeEdges(line, coverageRow, span.innerHi, span.hi, alpha: alpha, solid: solid, paintRow: gradient ? paintRow : nil, ontoClear: ontoClear, Blend.self)
+
+            // The uniform run: one coverage for all of it.
+            if inner == 0 || !span.hasInner { continue }
+            let c = UInt8(truncatingIfNeeded: inner)
+            if gradient {
+                if ontoClear {
+                    for x in span.innerLo..<span.innerHi { line[x] = paintRow[x].scaled(by: c) }
                 } else {
-                    // `solid.scaled(by: c)` by the lane arithmetic (the same bytes), inlined.
-                    let source = c == 255 ? solid : scaledPixel(spreadLanes(solid), coverage: c)
-                    if ontoClear {
-                        fillRun(line + span.innerLo, count: span.innerHi - span.innerLo, with: source)
-                    } else {
-                        Blend.blendRun(line + span.innerLo, count: span.innerHi - span.innerLo, source: source)
-                    }
+                    for x in span.innerLo..<span.innerHi { line[x] = Blend.blend(paintRow[x].scaled(by: c), onto: line[x]) }
+                }
+            } else {
+                // `solid.scaled(by: c)` by the lane arithmetic (the same bytes), inlined.
+                let source = c == 255 ? solid : scaledPixel(spreadLanes(solid), coverage: c)
+                if ontoClear {
+                    fillRun(line + span.innerLo, count: span.innerHi - span.innerLo, with: source)
+                } else {
+                    Blend.blendRun(line + span.innerLo, count: span.innerHi - span.innerLo, source: source)
                 }
             }
         }
-        outlineRect = memoRect; outlineRadius = memoRadius; outlineValid = memoValid
     }
 
     /// The clips applied to the edge coverages of columns lo ..< hi: where every clip is uniform
@@ -189,7 +261,7 @@ extension Canvas {
     /// edge (a fill reaching its track's rounded end) the two are the same edge, and multiplying
     /// would darken it into a rim.
     @inlinable @inline(__always) static func clipEdges(_ coverage: UnsafeMutablePointer<UInt8>, _ lo: Int, _ hi: Int, clips: [Clip], y: Fixed,
-                                                       uniform: Range<Int>, coverage inner: UInt32) {
+                                                       uniform: Range<Int>, coverage inner: UInt32, roots: EdgeRootMemo) {
         if lo >= hi { return }
         if clips.count == 1, case .roundedRect(let r, let radius) = clips[0], lo < uniform.lowerBound || hi > uniform.upperBound {
             // One rounded clip (a fill in its track): its row, worked out once, instead of its
@@ -198,8 +270,10 @@ extension Canvas {
             for x in lo..<hi {
                 let c = UInt32(coverage[x])
                 if c == 0 { continue }
-                let clip = uniform.contains(x) ? inner : UInt32(row.coverage(column: x))
-                coverage[x] = UInt8(truncatingIfNeeded: Swift.min(c, clip))
+                // The corner's root through the table when the row is tame (the same byte).
+                let clip = uniform.contains(x) ? inner
+                    : UInt32(row.isTameRow && x.magnitude <= 8192 ? row.tameCoverage(column: x, memo: roots) : row.coverage(column: x))
+                coverage[x] = UInt8(truncatingIfNeeded: smaller(c, clip))
             }
             return
         }
@@ -207,7 +281,7 @@ extension Canvas {
             let c = UInt32(coverage[x])
             if c == 0 { continue }
             let clip = uniform.contains(x) ? inner : Canvas.clipCoverage(clips, x: Fixed(x) + .half, y: y)
-            coverage[x] = UInt8(truncatingIfNeeded: Swift.min(c, clip))
+            coverage[x] = UInt8(truncatingIfNeeded: smaller(c, clip))
         }
     }
 
@@ -255,18 +329,25 @@ extension Canvas {
         }
     }
 
-    /// Lends the pixels, the paint row, the drawn columns, the coverage row and the memo's rows out
-    /// together, once per fill. Several `inout` arguments may be several stored properties of
+    /// Lends the pixels, the paint row, the drawn columns, the coverage row, the outline memo's
+    /// slots and rows and the edge roots' table out together, once per fill. Several `inout` arguments may be several stored properties of
     /// `self` at once, which nested closures over `self` could not.
     @inlinable static func withBuffers(_ pixels: inout [Pixel], _ paintRow: inout [Pixel], _ drawn: inout [UInt32], _ coverageRow: inout [UInt8],
-                                       _ outlineRows: inout [RowBounds],
+                                       _ outlineSlots: inout [OutlineSlot], _ outlineRows: inout [RowBounds], _ edgeRoots: inout [EdgeRootSlot],
                                        _ body: (UnsafeMutablePointer<Pixel>, UnsafeMutablePointer<Pixel>, UnsafeMutablePointer<UInt32>,
-                                                UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<RowBounds>) -> Void) {
+                                                UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<OutlineSlot>, UnsafeMutablePointer<RowBounds>,
+                                                UnsafeMutablePointer<EdgeRootSlot>) -> Void) {
         pixels.withUnsafeMutableBufferPointer { p in
             paintRow.withUnsafeMutableBufferPointer { row in
                 drawn.withUnsafeMutableBufferPointer { d in
                     coverageRow.withUnsafeMutableBufferPointer { c in
-                        outlineRows.withUnsafeMutableBufferPointer { o in body(p.baseAddress!, row.baseAddress!, d.baseAddress!, c.baseAddress!, o.baseAddress!) }
+                        outlineSlots.withUnsafeMutableBufferPointer { s in
+                            outlineRows.withUnsafeMutableBufferPointer { o in
+                                edgeRoots.withUnsafeMutableBufferPointer { e in
+                                    body(p.baseAddress!, row.baseAddress!, d.baseAddress!, c.baseAddress!, s.baseAddress!, o.baseAddress!, e.baseAddress!)
+                                }
+                            }
+                        }
                     }
                 }
             }

@@ -23,12 +23,12 @@ public struct RowSpan: Sendable, Hashable {
     /// A span from unclamped bounds: non-zero coverage only in `lo ..< hi`, exactly `coverage` in
     /// `innerLo ..< innerHi`, both cut to `columns`.
     @inlinable public init(columns: Range<Int>, lo: Int, hi: Int, innerLo: Int, innerHi: Int, innerCoverage: UInt8) {
-        let l = Swift.min(Swift.max(lo, columns.lowerBound), columns.upperBound)
-        let h = Swift.max(l, Swift.min(hi, columns.upperBound))
+        let l = smaller(larger(lo, columns.lowerBound), columns.upperBound)
+        let h = larger(l, smaller(hi, columns.upperBound))
         self.lo = l
         self.hi = h
-        self.innerLo = Swift.max(innerLo, l)
-        self.innerHi = Swift.min(innerHi, h)
+        self.innerLo = larger(innerLo, l)
+        self.innerHi = smaller(innerHi, h)
         self.innerCoverage = innerCoverage
         if self.innerLo >= self.innerHi { self.innerLo = h; self.innerHi = h }
     }
@@ -49,10 +49,10 @@ public struct RowSpan: Sendable, Hashable {
     /// The columns where both this span and `other` may be non-zero, and where both are uniform.
     /// `innerCoverage` is left as it is: how coverages combine (and round) is the caller's rule.
     @inlinable public mutating func formIntersection(_ other: RowSpan) {
-        lo = Swift.max(lo, other.lo)
-        hi = Swift.max(lo, Swift.min(hi, other.hi))
-        innerLo = Swift.max(Swift.max(innerLo, other.innerLo), lo)
-        innerHi = Swift.min(Swift.min(innerHi, other.innerHi), hi)
+        lo = larger(lo, other.lo)
+        hi = larger(lo, smaller(hi, other.hi))
+        innerLo = larger(larger(innerLo, other.innerLo), lo)
+        innerHi = smaller(smaller(innerHi, other.innerHi), hi)
         if innerLo >= innerHi { innerLo = hi; innerHi = hi }
     }
 }
@@ -77,9 +77,16 @@ public struct RowSpan: Sendable, Hashable {
 @inlinable @inline(__always) func columnRange(centreRawFrom from: Int64, to: Int64) -> (lo: Int, hi: Int) {
     // centreRaw(x) = x · 2¹⁶ + 2¹⁵ ≥ from ⇔ x ≥ ⌈(from − 2¹⁵) / 2¹⁶⌉, and ≤ to ⇔ x ≤ ⌊(to − 2¹⁵) / 2¹⁶⌋.
     let lo = (from - 0x8000 + 0xFFFF) >> 16, hi = ((to - 0x8000) >> 16) + 1
-    return (Int(clamping: lo), Int(clamping: Swift.max(lo, hi)))
+    return (Int(clamping: lo), Int(clamping: larger(lo, hi)))
 }
 
 /// The largest s ≥ 0 with s² < m, or −1 when m ≤ 0: |d| ≤ s ⇔ d² < m.
 @inlinable @inline(__always) func largestBelowSquare(_ m: Int64) -> Int64 { m <= 0 ? -1 : Int64(isqrt(UInt64(m - 1))) }
 
+
+/// `Swift.min` and `Swift.max`, always inlined: those are ordinary generic functions, and in a
+/// caller as large as the pixel loop the optimiser may leave them as calls (round 6 found eight
+/// per row and four per edge pixel). The same results: min is `b < a ? b : a`, max `b >= a ? b : a`.
+@inlinable @inline(__always) func smaller<T: Comparable>(_ a: T, _ b: T) -> T { b < a ? b : a }
+@inlinable @inline(__always) func larger<T: Comparable>(_ a: T, _ b: T) -> T { b >= a ? b : a }
+@inlinable @inline(__always) func larger<T: Comparable>(_ a: T, _ b: T, _ c: T) -> T { larger(larger(a, b), c) }

@@ -20,10 +20,17 @@ public struct EllipseRow: ShapeRow {
     @usableFromInline let centreX: Int64, radius: Int64
 
     @inlinable @inline(__always) init(_ ellipse: Ellipse, y: Fixed) {
+        let isCircle = ellipse.radiusX.raw > 0 && ellipse.radiusX == ellipse.radiusY && isTame(ellipse.radiusX)
+        self.init(ellipse, y: y, isCircle: isCircle, isTameCircle: isCircle && isTame(ellipse.center.x))
+    }
+
+    /// The same with what does not depend on the row decided by the caller, once per fill
+    /// (`EllipseCoverage`): `isCircle` and `isTameCircle` as the initializer above works them out.
+    @inlinable @inline(__always) init(_ ellipse: Ellipse, y: Fixed, isCircle: Bool, isTameCircle: Bool) {
         self.ellipse = ellipse
         self.y = y
-        isCircle = ellipse.radiusX.raw > 0 && ellipse.radiusX == ellipse.radiusY && isTame(ellipse.radiusX)
-        isTameCircle = isCircle && isTame(ellipse.center.x)
+        self.isCircle = isCircle
+        self.isTameCircle = isTameCircle
         centreX = Int64(ellipse.center.x.raw)
         radius = Int64(ellipse.radiusX.raw)
         let dy = UInt64((y - ellipse.center.y).raw.magnitude)
@@ -38,10 +45,21 @@ public struct EllipseRow: ShapeRow {
         }
     }
 
-    /// `coverage(column:)` of a tame circle for a column within ±8192.
-    @inlinable @inline(__always) func tameCoverage(column: Int) -> UInt8 {
+    /// `coverages(_:into:)` with the roots through `memo`.
+    @inlinable @inline(__always) func coverages(_ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo) {
+        if isTameCircle && isTameColumns(columns) {
+            for x in columns { coverages[x] = tameCoverage(column: x, memo: memo) }
+        } else {
+            for x in columns { coverages[x] = coverage(column: x) }
+        }
+    }
+
+    /// `coverage(column:)` of a tame circle for a column within ±8192 (the root through `memo`
+    /// when there is one).
+    @inlinable @inline(__always) func tameCoverage(column: Int, memo: EdgeRootMemo? = nil) -> UInt8 {
         // (Fixed(column) + .half − centre.x) saturates nowhere here.
         let dx = UInt64((Int64(column) &<< 16 &+ 0x8000 &- centreX).magnitude)
+        if let memo { return memo.coverage(squaredDistance: dx &* dx &+ dy2, radius: radius) }
         return circleEdgeCoverage(squaredDistance: dx &* dx &+ dy2, radius: radius)
     }
 
@@ -61,31 +79,29 @@ extension Ellipse {
 /// A row of a `RoundedRectangle` (a capsule, a rounded clip). Corners with a radius ≤ 2¹³ pixels
 /// (and ≥ 0: `cornerRadius` is a public var) take the fast path.
 public struct RoundedRectangleRow: ShapeRow {
-    @usableFromInline let rect: FixedRect
-    @usableFromInline let radius: Fixed
-    /// The box overlap in y (0...1); the row's coverage is 0 when it is.
-    @usableFromInline let overlapY: Fixed
     /// Whether the row passes through the corners (qy > 0 and a non-zero radius).
     @usableFromInline let isCornerRow: Bool
     /// qy² in raw units, for the distance to a corner circle.
     @usableFromInline let qy2: UInt64
-    @usableFromInline let midX: Fixed, straightHalfWidth: Fixed
     /// Whether the columns' arithmetic is plain integer arithmetic (see `coverage`): a tame
-    /// rectangle and radius ≥ 0; then lo, hi, mid, straight, r and oy are the raw values of
-    /// rect.x, maxX, midX, straightHalfWidth, radius and overlapY.
+    /// rectangle and radius ≥ 0.
     @usableFromInline let isTameRow: Bool
+    /// The raw values of rect.x, maxX, midX, straightHalfWidth, radius and the box overlap in y
+    /// (0...1; the row's coverage is 0 when it is): only these, so that the row is small enough
+    /// to stay in registers in the pixel loop (the `Fixed` values are rebuilt from them where
+    /// the pointwise path needs them).
     @usableFromInline let lo: Int64, hi: Int64, mid: Int64, straight: Int64, r: Int64, oy: Int64
 
     @inlinable @inline(__always) init(_ shape: RoundedRectangle, y: Fixed) {
-        rect = shape.rect
-        radius = shape.cornerRadius
+        let rect = shape.rect, radius = shape.cornerRadius
         isTameRow = isTame(rect.x) && isTame(rect.width) && isTame(radius) && radius.raw >= 0
+        let overlapY: Fixed, midX: Fixed, straightHalfWidth: Fixed
         if isTameRow && isTame(rect.y) && isTame(rect.height) && isTame(y) {
             // The same values as below in plain integer arithmetic: with everything within ±8192
             // pixels no `Fixed` step saturates (`/ 2` truncates towards zero, as Int64's does).
             let x0 = Int64(rect.x.raw), w = Int64(rect.width.raw), y0 = Int64(rect.y.raw), h = Int64(rect.height.raw)
             let rr = Int64(radius.raw), row = Int64(y.raw)
-            let o = Swift.min(Swift.max(Swift.min(row &+ 0x8000, y0 &+ h) &- Swift.max(row &- 0x8000, y0), 0), 0x10000)
+            let o = smaller(larger(smaller(row &+ 0x8000, y0 &+ h) &- larger(row &- 0x8000, y0), 0), 0x10000)
             overlapY = Fixed(raw: shape.rect.isEmpty ? 0 : Int32(truncatingIfNeeded: o))
             let dy = row &- (y0 &+ h / 2)
             let qy = (dy < 0 ? 0 &- dy : dy) &- (h / 2 &- rr)
@@ -113,19 +129,32 @@ public struct RoundedRectangleRow: ShapeRow {
         }
     }
 
+    /// `coverages(_:into:)` with the corner roots through `memo`.
+    @inlinable @inline(__always) func coverages(_ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo) {
+        if isTameRow && isTameColumns(columns) {
+            for x in columns { coverages[x] = tameCoverage(column: x, memo: memo) }
+        } else {
+            for x in columns { coverages[x] = coverage(column: x) }
+        }
+    }
+
     @inlinable @inline(__always) public func coverage(column: Int) -> UInt8 {
         if isTameRow && column.magnitude <= 8192 { return tameCoverage(column: column) }
         return pointwiseCoverage(column: column)
     }
 
-    /// `coverage(column:)` of a tame row for a column within ±8192.
-    @inlinable @inline(__always) func tameCoverage(column: Int) -> UInt8 {
+    /// `coverage(column:)` of a tame row for a column within ±8192 (the corner root through
+    /// `memo` when there is one).
+    @inlinable @inline(__always) func tameCoverage(column: Int, memo: EdgeRootMemo? = nil) -> UInt8 {
         // The steps below in raw units: with the rectangle, the radius and the pixel centre
         // within ±8192 pixels no `Fixed` operation of them saturates, so each is exact integer
         // arithmetic (and cheaper: no saturation checks).
         let x = Int64(column) &<< 16 &+ 0x8000
         // overlap(x, rect.x, maxX) (clamped to 0...1) × overlapY, rounded, then unitByte.
-        let ox = Swift.min(Swift.max(Swift.min(x &+ 0x8000, hi) &- Swift.max(x &- 0x8000, lo), 0), 0x10000)
+        // Plain conditionals, not Swift.min/max: in a large caller those stay calls.
+        let right = x &+ 0x8000 < hi ? x &+ 0x8000 : hi, left = x &- 0x8000 > lo ? x &- 0x8000 : lo
+        let width = right &- left
+        let ox = width <= 0 ? 0 : (width >= 0x10000 ? 0x10000 : width)
         let p = (ox &* oy &+ 0x8000) >> 16
         let box = p <= 0 ? 0 : (p >= 0x10000 ? 255 : UInt8(truncatingIfNeeded: (p &* 255 &+ 0x8000) >> 16))
         if !isCornerRow || box == 0 { return box }
@@ -134,14 +163,18 @@ public struct RoundedRectangleRow: ShapeRow {
         if qx <= 0 { return box }
         // isCornerRow: r ≠ 0, so r > 0 here.
         let q = UInt64(qx)
-        return Swift.min(circleEdgeCoverage(squaredDistance: q &* q &+ qy2, radius: r), box)
+        let edge = memo?.coverage(squaredDistance: q &* q &+ qy2, radius: r) ?? circleEdgeCoverage(squaredDistance: q &* q &+ qy2, radius: r)
+        return edge < box ? edge : box
     }
 
     /// `coverage(column:)` by the saturating `Fixed` steps, for rows or columns that are not tame.
     @inlinable func pointwiseCoverage(column: Int) -> UInt8 {
+        // Every stored integer is the raw value of a `Fixed` (see above).
+        let radius = Fixed(raw: Int32(truncatingIfNeeded: r)), overlapY = Fixed(raw: Int32(truncatingIfNeeded: oy))
+        let midX = Fixed(raw: Int32(truncatingIfNeeded: mid)), straightHalfWidth = Fixed(raw: Int32(truncatingIfNeeded: straight))
         // An empty rectangle has overlapY 0 and so a box coverage of 0, as `coverage` returns.
         let x = Fixed(column) + .half
-        let box = (overlap(x, rect.x, rect.maxX) * overlapY).unitByte
+        let box = (overlap(x, Fixed(raw: Int32(truncatingIfNeeded: lo)), Fixed(raw: Int32(truncatingIfNeeded: hi))) * overlapY).unitByte
         if !isCornerRow || box == 0 { return box }
         let qx = (x - midX).magnitude - straightHalfWidth
         if qx.raw <= 0 { return box }
@@ -150,7 +183,7 @@ public struct RoundedRectangleRow: ShapeRow {
         let edge = radius.raw > 0 && isTame(radius)
             ? circleEdgeCoverage(squaredDistance: q * q + qy2, radius: Int64(radius.raw))
             : edgeCoverage(signedDistance: Fixed(saturatingRaw: Int64(isqrt(q * q + qy2))) - radius)
-        return Swift.min(edge, box)
+        return smaller(edge, box)
     }
 }
 
@@ -172,7 +205,7 @@ public struct TriangleRow: ShapeRow {
     @inlinable @inline(__always) init(_ triangle: Triangle, y: Fixed) {
         self.triangle = triangle
         self.y = y
-        isTame = triangle.e0.isTame && triangle.e1.isTame && triangle.e2.isTame && Raster.isTame(y)
+        isTame = triangle.edgesAreTame && Raster.isTame(y)
         (s0, k0) = triangle.e0.rowLine(y: y)
         (s1, k1) = triangle.e1.rowLine(y: y)
         (s2, k2) = triangle.e2.rowLine(y: y)
@@ -182,7 +215,7 @@ public struct TriangleRow: ShapeRow {
         // Columns within ±8192 keep every intermediate value of `distance` unsaturated.
         guard isTame, column.magnitude <= 8192 else { return triangle.coverage(x: Fixed(column) + .half, y: y) }
         let c = Int64(column)
-        let d = Swift.max(s0 * c + k0, s1 * c + k1, s2 * c + k2)
+        let d = larger(s0 * c + k0, s1 * c + k1, s2 * c + k2)
         // edgeCoverage: (½ − d).unitByte.
         let v = 0x8000 - d
         return v <= 0 ? 0 : (v >= 0x10000 ? 255 : UInt8(truncatingIfNeeded: (v * 255 + 0x8000) >> 16))

@@ -33,8 +33,8 @@ extension RoundedRectangle {
         // in raw units. edge > 0 needs hypot ≤ r + ½ − ε, i.e. qx² + qy² < (r + ½)²; edge = 255
         // when hypot ≤ r − ½, i.e. qx² + qy² < (r − ½ + ε)². Neither condition can exclude qx ≤ 0.
         let rr = Int64(r.raw), qy2 = Int64(qy.raw) * Int64(qy.raw)
-        let outer = Swift.max(0, largestBelowSquare((rr + 0x8000) * (rr + 0x8000) - qy2))
-        let inner = rr < 0x8000 ? 0 : Swift.max(0, largestBelowSquare((rr - 0x7FFF) * (rr - 0x7FFF) - qy2))
+        let outer = larger(0, largestBelowSquare((rr + 0x8000) * (rr + 0x8000) - qy2))
+        let inner = rr < 0x8000 ? 0 : larger(0, largestBelowSquare((rr - 0x7FFF) * (rr - 0x7FFF) - qy2))
         let m = Int64(rect.midX.raw), c = Int64((rect.width / 2 - r).raw)
         // qx ≤ b ⇔ |x − midX| ≤ b + c.
         let o = columnRange(centreRawFrom: m - (outer + c), to: m + (outer + c))
@@ -61,11 +61,11 @@ extension RoundedRectangle {
 
     /// The bounds behind `tameRowSpan`, before they are cut to any columns: what a row of this
     /// outline is wherever it is drawn, so a clip with the same outline can reuse them (`OutlineMemo`).
-    @inlinable @inline(__always) func tameRowBounds(y: Int64) -> RowBounds {
+    @inlinable @inline(__always) func tameRowBounds(y: Int64, roots: EdgeRootMemo? = nil) -> RowBounds {
         let x0 = Int64(rect.x.raw), y0 = Int64(rect.y.raw), w = Int64(rect.width.raw), h = Int64(rect.height.raw)
         let x1 = x0 &+ w, y1 = y0 &+ h
         // The rectangle's span (`Rectangle.rowSpan`): overlap in y, floors and ceilings in x.
-        let oy = Swift.min(Swift.max(Swift.min(y &+ 0x8000, y1) &- Swift.max(y &- 0x8000, y0), 0), 0x10000)
+        let oy = smaller(larger(smaller(y &+ 0x8000, y1) &- larger(y &- 0x8000, y0), 0), 0x10000)
         if oy == 0 { return .empty }
         let coverage = oy >= 0x10000 ? 255 : UInt8(truncatingIfNeeded: (oy &* 255 &+ 0x8000) >> 16)
         var bounds = RowBounds(lo: Int(x0 >> 16), hi: Int((x1 &+ 0xFFFF) >> 16),
@@ -78,13 +78,14 @@ extension RoundedRectangle {
         // being 255 there) the box's coverage within the inner ones: the intersection of both
         // spans is one.
         let qy2 = qy &* qy
-        let outer = Swift.max(0, largestBelowSquare((rr &+ 0x8000) &* (rr &+ 0x8000) &- qy2))
-        let inner = rr < 0x8000 ? 0 : Swift.max(0, largestBelowSquare((rr &- 0x7FFF) &* (rr &- 0x7FFF) &- qy2))
+        let mOuter = (rr &+ 0x8000) &* (rr &+ 0x8000) &- qy2, mInner = (rr &- 0x7FFF) &* (rr &- 0x7FFF) &- qy2
+        let outer = larger(0, roots?.largestBelowSquare(mOuter) ?? largestBelowSquare(mOuter))
+        let inner = rr < 0x8000 ? 0 : larger(0, roots?.largestBelowSquare(mInner) ?? largestBelowSquare(mInner))
         let m = x0 &+ w / 2, c = w / 2 &- rr
         let o = columnRange(centreRawFrom: m &- (outer &+ c), to: m &+ (outer &+ c))
         let i = columnRange(centreRawFrom: m &- (inner &+ c), to: m &+ (inner &+ c))
-        bounds.lo = Swift.max(bounds.lo, o.lo); bounds.hi = Swift.min(bounds.hi, o.hi)
-        bounds.innerLo = Swift.max(bounds.innerLo, i.lo); bounds.innerHi = Swift.min(bounds.innerHi, i.hi)
+        bounds.lo = larger(bounds.lo, o.lo); bounds.hi = smaller(bounds.hi, o.hi)
+        bounds.innerLo = larger(bounds.innerLo, i.lo); bounds.innerHi = smaller(bounds.innerHi, i.hi)
         return bounds
     }
 }
@@ -107,50 +108,32 @@ extension RowSpan {
     }
 }
 
-/// The rows of the last tame rounded rectangle whose spans were worked out in a frame, kept per
-/// canvas row: a clip with the same outline as the shape drawn before it (a bar's track and the
-/// clip of its fill, linkedin's too) takes its spans from here instead of working them out again
-/// (two square roots a corner row). The bounds do not depend on the columns drawn, so a fill of
-/// other columns can share them. Reset whenever another outline is worked out.
-@usableFromInline struct OutlineMemo {
-    @usableFromInline var rect: FixedRect
-    @usableFromInline var radius: Fixed
-    /// The canvas rows whose bounds `rows` holds for this outline.
-    @usableFromInline var valid: Range<Int>
-    @usableFromInline var rows: UnsafeMutablePointer<RowBounds>
-
-    @inlinable init(rect: FixedRect, radius: Fixed, valid: Range<Int>, rows: UnsafeMutablePointer<RowBounds>) {
-        self.rect = rect; self.radius = radius; self.valid = valid; self.rows = rows
-    }
-
-    /// `shape.rowSpan(y: centerY, columns:)` for canvas row `y`, from the memo when it holds it.
-    @inlinable @inline(__always) mutating func rowSpan(_ shape: RoundedRectangle, y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan {
-        guard shape.hasTameRows, isTame(centerY) else { return shape.rowSpan(y: centerY, columns: columns) }
-        let same = rect == shape.rect && radius == shape.cornerRadius
-        if same && valid.contains(y) { return RowSpan(columns: columns, rows[y]) }
-        let b = shape.tameRowBounds(y: Int64(centerY.raw))
-        rows[y] = b
-        if same && valid.upperBound == y { valid = valid.lowerBound..<(y + 1) } else if same && valid.lowerBound == y + 1 {
-            valid = y..<valid.upperBound
-        } else {
-            rect = shape.rect; radius = shape.cornerRadius; valid = y..<(y + 1)
-        }
-        return RowSpan(columns: columns, b)
-    }
-}
-
 extension Ellipse {
-    @inlinable public func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan {
+    @inlinable public func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan { rowSpan(y: y, columns: columns, roots: nil) }
+
+    /// The same, its two roots through `roots` when there is one (see `EdgeRootMemo`).
+    @inlinable @inline(__always) func rowSpan(y: Fixed, columns: Range<Int>, roots: EdgeRootMemo?) -> RowSpan {
         if radiusX.raw <= 0 || radiusY.raw <= 0 { return .empty(columns) }
         // Only circles: an ellipse's coverage is a quotient of roots with no simple inverse.
         guard radiusX == radiusY, isTame(center.x), isTame(center.y), isTame(radiusX) else { return .unknown(columns) }
+        return tameCircleRowSpan(y: y, columns: columns, roots: roots)
+    }
+
+    /// Whether `tameCircleRowSpan` applies: a circle with a radius > 0, it and the centre tame.
+    @inlinable @inline(__always) var isTameCircle: Bool {
+        radiusX.raw > 0 && radiusX == radiusY && isTame(center.x) && isTame(center.y) && isTame(radiusX)
+    }
+
+    /// `rowSpan` of a tame circle (`isTameCircle`), without testing that again for every row.
+    @inlinable @inline(__always) func tameCircleRowSpan(y: Fixed, columns: Range<Int>, roots: EdgeRootMemo?) -> RowSpan {
         // coverage = (½ − (hypot(dx, dy) − r)).unitByte, hypot = ⌊√(dx² + dy²)⌋ in raw units:
         // non-zero needs dx² + dy² < (r + ½)², and it is 255 when dx² + dy² < (r − ½ + ε)².
         // Wrapping arithmetic: with a tame centre and radius every value here is below 2⁶⁰.
         let r = Int64(radiusX.raw), dy = Int64((y - center.y).raw), cx = Int64(center.x.raw)
-        let outer = largestBelowSquare((r &+ 0x8000) &* (r &+ 0x8000) &- dy &* dy)
+        let mOuter = (r &+ 0x8000) &* (r &+ 0x8000) &- dy &* dy, mInner = (r &- 0x7FFF) &* (r &- 0x7FFF) &- dy &* dy
+        let outer = roots?.largestBelowSquare(mOuter) ?? largestBelowSquare(mOuter)
         if outer < 0 { return .empty(columns) }
-        let inner = r < 0x8000 ? -1 : largestBelowSquare((r &- 0x7FFF) &* (r &- 0x7FFF) &- dy &* dy)
+        let inner = r < 0x8000 ? -1 : (roots?.largestBelowSquare(mInner) ?? largestBelowSquare(mInner))
         let o = columnRange(centreRawFrom: cx &- outer, to: cx &+ outer)
         let i = columnRange(centreRawFrom: cx &- inner, to: cx &+ inner)
         return RowSpan(columns: columns, lo: o.lo, hi: o.hi, innerLo: i.lo, innerHi: i.hi, innerCoverage: 255)
@@ -177,9 +160,9 @@ extension HalfPlane {
     /// `narrow` for a row line already worked out (see `rowLine`).
     @inlinable @inline(__always) static func narrow(_ lo: inout Int64, _ hi: inout Int64, slope: Int64, k: Int64, limit: Int64) {
         if slope > 0 {
-            hi = Swift.min(hi, floorDiv(limit - k, slope) + 1)
+            hi = smaller(hi, floorDiv(limit - k, slope) + 1)
         } else if slope < 0 {
-            lo = Swift.max(lo, ceilDiv(k - limit, -slope))
+            lo = larger(lo, ceilDiv(k - limit, -slope))
         } else if k > limit {
             hi = lo
         }
@@ -198,14 +181,14 @@ extension RowSpan {
             HalfPlane.narrow(&lo, &hi, slope: slope, k: k, limit: 0x7FFF)
             HalfPlane.narrow(&innerLo, &innerHi, slope: slope, k: k, limit: -0x8000)
         }
-        return RowSpan(columns: columns, lo: Int(lo), hi: Int(Swift.max(lo, hi)),
+        return RowSpan(columns: columns, lo: Int(lo), hi: Int(larger(lo, hi)),
                        innerLo: Int(innerLo), innerHi: Int(innerHi), innerCoverage: 255)
     }
 }
 
 extension Triangle {
     @inlinable public func rowSpan(y: Fixed, columns: Range<Int>) -> RowSpan {
-        guard e0.isTame, e1.isTame, e2.isTame else { return .unknown(columns) }
+        guard edgesAreTame else { return .unknown(columns) }
         return .convex(columns: columns, y: y) { edge in edge(e0); edge(e1); edge(e2) }
     }
 }
