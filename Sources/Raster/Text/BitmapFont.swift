@@ -281,17 +281,21 @@ enum GlyphArt {
     /// The art's lines (split at every newline, so blank lines stay), each as the byte ranges of
     /// its space-separated tokens.
     static func tokenLines(_ bytes: [UInt8]) -> [[Range<Int>]] {
-        var lines: [[Range<Int>]] = [[]]
+        var lines: [[Range<Int>]] = []
+        lines.reserveCapacity(bytes.count / 40)
+        var line: [Range<Int>] = []
+        line.reserveCapacity(16)
         var tokenStart: Int?
         for (k, b) in bytes.enumerated() {
             if b == UInt8(ascii: "\n") || b == UInt8(ascii: " ") {
-                if let s = tokenStart { lines[lines.count - 1].append(s..<k); tokenStart = nil }
-                if b == UInt8(ascii: "\n") { lines.append([]) }
+                if let s = tokenStart { line.append(s..<k); tokenStart = nil }
+                if b == UInt8(ascii: "\n") { lines.append(line); line.removeAll(keepingCapacity: true) }
             } else if tokenStart == nil {
                 tokenStart = k
             }
         }
-        if let s = tokenStart { lines[lines.count - 1].append(s..<bytes.count) }
+        if let s = tokenStart { line.append(s..<bytes.count) }
+        lines.append(line)
         return lines
     }
 }
