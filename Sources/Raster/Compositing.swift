@@ -28,10 +28,17 @@ extension CoverageSource {
 @usableFromInline struct RoundedRectangleCoverage: CoverageSource {
     @usableFromInline let shape: RoundedRectangle
     @usableFromInline let memoized: Bool
-    @inlinable init(shape: RoundedRectangle, memoized: Bool) { self.shape = shape; self.memoized = memoized }
+    /// `shape.hasTameRows` and what its rows share, worked out once per fill, not per row.
+    @usableFromInline let hasTameRows: Bool
+    @usableFromInline let tame: RoundedRectangleTameValues
+    @inlinable init(shape: RoundedRectangle, memoized: Bool) {
+        self.shape = shape; self.memoized = memoized
+        hasTameRows = shape.hasTameRows
+        tame = RoundedRectangleTameValues(shape)
+    }
     @inlinable @inline(__always) func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan { shape.rowSpan(y: centerY, columns: columns) }
     @inlinable @inline(__always) func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>, memo: inout OutlineMemo) -> RowSpan {
-        if memoized { return memo.rowSpan(shape, y: y, centerY: centerY, columns: columns) }
+        if memoized { return memo.rowSpan(shape, hasTameRows: hasTameRows, y: y, centerY: centerY, columns: columns) }
         // Not kept (a fill under a clip changes from frame to frame), but its roots go through the table.
         return RoundedRectangleCoverage.unkeptRowSpan(shape, centerY: centerY, columns: columns, roots: memo.roots)
     }
@@ -41,7 +48,9 @@ extension CoverageSource {
         if shape.hasTameRows && isTame(centerY) { return RowSpan(columns: columns, shape.tameRowBounds(y: Int64(centerY.raw), roots: roots)) }
         return shape.rowSpan(y: centerY, columns: columns)
     }
-    @inlinable @inline(__always) func row(y: Int, centerY: Fixed) -> RoundedRectangleRow { shape.row(y: centerY) }
+    @inlinable @inline(__always) func row(y: Int, centerY: Fixed) -> RoundedRectangleRow {
+        hasTameRows && isTame(centerY) ? RoundedRectangleRow(tame, y: centerY) : shape.row(y: centerY)
+    }
     @inlinable @inline(__always) func coverages(_ row: RoundedRectangleRow, _ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo) {
         row.coverages(columns, into: coverages, memo: memo)
     }

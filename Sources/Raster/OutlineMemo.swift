@@ -36,7 +36,12 @@ import FixedPoint
 
     /// `shape.rowSpan(y: centerY, columns:)` for canvas row `y`, from the memo when it holds it.
     @inlinable @inline(__always) mutating func rowSpan(_ shape: RoundedRectangle, y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan {
-        guard shape.hasTameRows, isTame(centerY) else { return shape.rowSpan(y: centerY, columns: columns) }
+        rowSpan(shape, hasTameRows: shape.hasTameRows, y: y, centerY: centerY, columns: columns)
+    }
+
+    /// The same with `shape.hasTameRows` worked out by the caller (once per fill).
+    @inlinable @inline(__always) mutating func rowSpan(_ shape: RoundedRectangle, hasTameRows: Bool, y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan {
+        guard hasTameRows, isTame(centerY) else { return shape.rowSpan(y: centerY, columns: columns) }
         if slots[current].rect != shape.rect || slots[current].radius != shape.cornerRadius { select(shape) }
         let slot = slots + current, base = rows + current * height
         let valid = slot.pointee.valid
