@@ -13,6 +13,9 @@ import FixedPoint
     func row(y: Int, centerY: Fixed) -> Row
     /// `row.coverages(columns, into:)`, free to use `memo` (see `EdgeRootMemo`).
     func coverages(_ row: Row, _ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo)
+    /// The coverages of `span`'s edge columns (`lo ..< innerLo`, `innerHi ..< hi`) of row `y`,
+    /// just after `rowSpan(y:centerY:columns:memo:)` gave `span`, free to use `memo`.
+    func edgeCoverages(_ row: Row, y: Int, centerY: Fixed, span: RowSpan, into coverages: UnsafeMutablePointer<UInt8>, memo: inout OutlineMemo)
 }
 
 extension CoverageSource {
@@ -21,6 +24,11 @@ extension CoverageSource {
     }
     @inlinable @inline(__always) func coverages(_ row: Row, _ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo) {
         row.coverages(columns, into: coverages)
+    }
+    @inlinable @inline(__always) func edgeCoverages(_ row: Row, y: Int, centerY: Fixed, span: RowSpan, into coverages: UnsafeMutablePointer<UInt8>,
+                                                   memo: inout OutlineMemo) {
+        self.coverages(row, span.lo..<span.innerLo, into: coverages, memo: memo.roots)
+        self.coverages(row, span.innerHi..<span.hi, into: coverages, memo: memo.roots)
     }
 }
 
@@ -53,6 +61,16 @@ extension CoverageSource {
     }
     @inlinable @inline(__always) func coverages(_ row: RoundedRectangleRow, _ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo) {
         row.coverages(columns, into: coverages, memo: memo)
+    }
+    /// A kept outline's edge bytes from the memo (the row `rowSpan` has just found or kept there).
+    @inlinable @inline(__always) func edgeCoverages(_ row: RoundedRectangleRow, y: Int, centerY: Fixed, span: RowSpan,
+                                                   into coverages: UnsafeMutablePointer<UInt8>, memo: inout OutlineMemo) {
+        if memoized && hasTameRows && isTame(centerY) {
+            memo.edgeCoverages(row, y: y, span: span, into: coverages)
+            return
+        }
+        row.coverages(span.lo..<span.innerLo, into: coverages, memo: memo.roots)
+        row.coverages(span.innerHi..<span.hi, into: coverages, memo: memo.roots)
     }
 }
 
@@ -232,8 +250,7 @@ extension Canvas {
             // Near the outline every pixel on its own, in passes: the shape's coverage of each
             // edge column, then the clips, then the paint (a loop specialised on what is the
             // same for the whole row), each a tight loop of its own.
-            source.coverages(row, span.lo..<span.innerLo, into: coverageRow, memo: roots)
-            source.coverages(row, span.innerHi..<span.hi, into: coverageRow, memo: roots)
+            source.edgeCoverages(row, y: y, centerY: cy, span: span, into: coverageRow, memo: &memo)
             // Clips that are 255 across the whole row's span (a rectangle around a circle)
             // change no coverage: min(c, 255) = c.
             if clipped && !(clipInner == 255 && span.lo >= clipLo && span.hi <= clipHi) {
@@ -342,9 +359,9 @@ extension Canvas {
     /// slots and rows and the edge roots' table out together, once per fill. Several `inout` arguments may be several stored properties of
     /// `self` at once, which nested closures over `self` could not.
     @inlinable static func withBuffers(_ pixels: inout [Pixel], _ paintRow: inout [Pixel], _ drawn: inout [UInt32], _ coverageRow: inout [UInt8],
-                                       _ outlineSlots: inout [OutlineSlot], _ outlineRows: inout [RowBounds], _ edgeRoots: inout [EdgeRootSlot],
+                                       _ outlineSlots: inout [OutlineSlot], _ outlineRows: inout [OutlineRow], _ edgeRoots: inout [EdgeRootSlot],
                                        _ body: (UnsafeMutablePointer<Pixel>, UnsafeMutablePointer<Pixel>, UnsafeMutablePointer<UInt32>,
-                                                UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<OutlineSlot>, UnsafeMutablePointer<RowBounds>,
+                                                UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<OutlineSlot>, UnsafeMutablePointer<OutlineRow>,
                                                 UnsafeMutablePointer<EdgeRootSlot>) -> Void) {
         pixels.withUnsafeMutableBufferPointer { p in
             paintRow.withUnsafeMutableBufferPointer { row in
