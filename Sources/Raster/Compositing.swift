@@ -13,9 +13,12 @@ import FixedPoint
     func row(y: Int, centerY: Fixed) -> Row
     /// `row.coverages(columns, into:)`, free to use `memo` (see `EdgeRootMemo`).
     func coverages(_ row: Row, _ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo)
+    /// Whether `edgeCoverages` applies to the rows where `isTame(centerY)`: false (a constant,
+    /// so the others' loops are as they were) but for a rounded rectangle kept in the memo.
+    var keepsEdges: Bool { get }
     /// The coverages of `span`'s edge columns (`lo ..< innerLo`, `innerHi ..< hi`) of row `y`,
-    /// just after `rowSpan(y:centerY:columns:memo:)` gave `span`, free to use `memo`.
-    func edgeCoverages(_ row: Row, y: Int, centerY: Fixed, span: RowSpan, into coverages: UnsafeMutablePointer<UInt8>, memo: inout OutlineMemo)
+    /// just after `rowSpan(y:centerY:columns:memo:)` gave `span`, from `memo`.
+    func edgeCoverages(_ row: Row, y: Int, span: RowSpan, into coverages: UnsafeMutablePointer<UInt8>, memo: OutlineMemo)
 }
 
 extension CoverageSource {
@@ -25,11 +28,8 @@ extension CoverageSource {
     @inlinable @inline(__always) func coverages(_ row: Row, _ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo) {
         row.coverages(columns, into: coverages)
     }
-    @inlinable @inline(__always) func edgeCoverages(_ row: Row, y: Int, centerY: Fixed, span: RowSpan, into coverages: UnsafeMutablePointer<UInt8>,
-                                                   memo: inout OutlineMemo) {
-        self.coverages(row, span.lo..<span.innerLo, into: coverages, memo: memo.roots)
-        self.coverages(row, span.innerHi..<span.hi, into: coverages, memo: memo.roots)
-    }
+    @inlinable @inline(__always) var keepsEdges: Bool { false }
+    @inlinable @inline(__always) func edgeCoverages(_ row: Row, y: Int, span: RowSpan, into coverages: UnsafeMutablePointer<UInt8>, memo: OutlineMemo) {}
 }
 
 /// A rounded rectangle, with its spans through the memo when `memoized`.
@@ -63,14 +63,10 @@ extension CoverageSource {
         row.coverages(columns, into: coverages, memo: memo)
     }
     /// A kept outline's edge bytes from the memo (the row `rowSpan` has just found or kept there).
-    @inlinable @inline(__always) func edgeCoverages(_ row: RoundedRectangleRow, y: Int, centerY: Fixed, span: RowSpan,
-                                                   into coverages: UnsafeMutablePointer<UInt8>, memo: inout OutlineMemo) {
-        if memoized && hasTameRows && isTame(centerY) {
-            memo.edgeCoverages(row, y: y, span: span, into: coverages)
-            return
-        }
-        row.coverages(span.lo..<span.innerLo, into: coverages, memo: memo.roots)
-        row.coverages(span.innerHi..<span.hi, into: coverages, memo: memo.roots)
+    @inlinable @inline(__always) var keepsEdges: Bool { memoized && hasTameRows }
+    @inlinable @inline(__always) func edgeCoverages(_ row: RoundedRectangleRow, y: Int, span: RowSpan,
+                                                   into coverages: UnsafeMutablePointer<UInt8>, memo: OutlineMemo) {
+        memo.edgeCoverages(row, y: y, span: span, into: coverages)
     }
 }
 
@@ -250,7 +246,12 @@ extension Canvas {
             // Near the outline every pixel on its own, in passes: the shape's coverage of each
             // edge column, then the clips, then the paint (a loop specialised on what is the
             // same for the whole row), each a tight loop of its own.
-            source.edgeCoverages(row, y: y, centerY: cy, span: span, into: coverageRow, memo: &memo)
+            if !clipped && source.keepsEdges && isTame(cy) {
+                source.edgeCoverages(row, y: y, span: span, into: coverageRow, memo: memo)
+            } else {
+                source.coverages(row, span.lo..<span.innerLo, into: coverageRow, memo: roots)
+                source.coverages(row, span.innerHi..<span.hi, into: coverageRow, memo: roots)
+            }
             // Clips that are 255 across the whole row's span (a rectangle around a circle)
             // change no coverage: min(c, 255) = c.
             if clipped && !(clipInner == 255 && span.lo >= clipLo && span.hi <= clipHi) {
