@@ -35,7 +35,7 @@ public struct Canvas: Sendable {
     /// What `OutlineMemo` keeps between fills (and frames): its outlines and the rows each holds,
     /// their bounds (one per canvas row per outline, sized here), and which slot is used and next.
     @usableFromInline var outlineSlots: [OutlineSlot]
-    @usableFromInline var outlineRows: [RowBounds]
+    @usableFromInline var outlineRows: [OutlineRow]
     @usableFromInline var outlineCurrent = 0, outlineNext = 0
     /// `EdgeRootMemo`'s table: circle-edge bytes by their arguments, kept between fills and frames.
     @usableFromInline var edgeRoots: [EdgeRootSlot]

@@ -13,6 +13,12 @@ import FixedPoint
     func row(y: Int, centerY: Fixed) -> Row
     /// `row.coverages(columns, into:)`, free to use `memo` (see `EdgeRootMemo`).
     func coverages(_ row: Row, _ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo)
+    /// Whether `edgeCoverages` applies to the rows where `isTame(centerY)`: false (a constant,
+    /// so the others' loops are as they were) but for a rounded rectangle kept in the memo.
+    var keepsEdges: Bool { get }
+    /// The coverages of `span`'s edge columns (`lo ..< innerLo`, `innerHi ..< hi`) of row `y`,
+    /// just after `rowSpan(y:centerY:columns:memo:)` gave `span`, from `memo`.
+    func edgeCoverages(_ row: Row, y: Int, span: RowSpan, into coverages: UnsafeMutablePointer<UInt8>, memo: OutlineMemo)
 }
 
 extension CoverageSource {
@@ -22,16 +28,25 @@ extension CoverageSource {
     @inlinable @inline(__always) func coverages(_ row: Row, _ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo) {
         row.coverages(columns, into: coverages)
     }
+    @inlinable @inline(__always) var keepsEdges: Bool { false }
+    @inlinable @inline(__always) func edgeCoverages(_ row: Row, y: Int, span: RowSpan, into coverages: UnsafeMutablePointer<UInt8>, memo: OutlineMemo) {}
 }
 
 /// A rounded rectangle, with its spans through the memo when `memoized`.
 @usableFromInline struct RoundedRectangleCoverage: CoverageSource {
     @usableFromInline let shape: RoundedRectangle
     @usableFromInline let memoized: Bool
-    @inlinable init(shape: RoundedRectangle, memoized: Bool) { self.shape = shape; self.memoized = memoized }
+    /// `shape.hasTameRows` and what its rows share, worked out once per fill, not per row.
+    @usableFromInline let hasTameRows: Bool
+    @usableFromInline let tame: RoundedRectangleTameValues
+    @inlinable init(shape: RoundedRectangle, memoized: Bool) {
+        self.shape = shape; self.memoized = memoized
+        hasTameRows = shape.hasTameRows
+        tame = RoundedRectangleTameValues(shape)
+    }
     @inlinable @inline(__always) func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>) -> RowSpan { shape.rowSpan(y: centerY, columns: columns) }
     @inlinable @inline(__always) func rowSpan(y: Int, centerY: Fixed, columns: Range<Int>, memo: inout OutlineMemo) -> RowSpan {
-        if memoized { return memo.rowSpan(shape, y: y, centerY: centerY, columns: columns) }
+        if memoized { return memo.rowSpan(shape, hasTameRows: hasTameRows, y: y, centerY: centerY, columns: columns) }
         // Not kept (a fill under a clip changes from frame to frame), but its roots go through the table.
         return RoundedRectangleCoverage.unkeptRowSpan(shape, centerY: centerY, columns: columns, roots: memo.roots)
     }
@@ -41,9 +56,17 @@ extension CoverageSource {
         if shape.hasTameRows && isTame(centerY) { return RowSpan(columns: columns, shape.tameRowBounds(y: Int64(centerY.raw), roots: roots)) }
         return shape.rowSpan(y: centerY, columns: columns)
     }
-    @inlinable @inline(__always) func row(y: Int, centerY: Fixed) -> RoundedRectangleRow { shape.row(y: centerY) }
+    @inlinable @inline(__always) func row(y: Int, centerY: Fixed) -> RoundedRectangleRow {
+        hasTameRows && isTame(centerY) ? RoundedRectangleRow(tame, y: centerY) : shape.row(y: centerY)
+    }
     @inlinable @inline(__always) func coverages(_ row: RoundedRectangleRow, _ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>, memo: EdgeRootMemo) {
         row.coverages(columns, into: coverages, memo: memo)
+    }
+    /// A kept outline's edge bytes from the memo (the row `rowSpan` has just found or kept there).
+    @inlinable @inline(__always) var keepsEdges: Bool { memoized && hasTameRows }
+    @inlinable @inline(__always) func edgeCoverages(_ row: RoundedRectangleRow, y: Int, span: RowSpan,
+                                                   into coverages: UnsafeMutablePointer<UInt8>, memo: OutlineMemo) {
+        memo.edgeCoverages(row, y: y, span: span, into: coverages)
     }
 }
 
@@ -223,8 +246,12 @@ extension Canvas {
             // Near the outline every pixel on its own, in passes: the shape's coverage of each
             // edge column, then the clips, then the paint (a loop specialised on what is the
             // same for the whole row), each a tight loop of its own.
-            source.coverages(row, span.lo..<span.innerLo, into: coverageRow, memo: roots)
-            source.coverages(row, span.innerHi..<span.hi, into: coverageRow, memo: roots)
+            if !clipped && source.keepsEdges && isTame(cy) {
+                source.edgeCoverages(row, y: y, span: span, into: coverageRow, memo: memo)
+            } else {
+                source.coverages(row, span.lo..<span.innerLo, into: coverageRow, memo: roots)
+                source.coverages(row, span.innerHi..<span.hi, into: coverageRow, memo: roots)
+            }
             // Clips that are 255 across the whole row's span (a rectangle around a circle)
             // change no coverage: min(c, 255) = c.
             if clipped && !(clipInner == 255 && span.lo >= clipLo && span.hi <= clipHi) {
@@ -333,9 +360,9 @@ extension Canvas {
     /// slots and rows and the edge roots' table out together, once per fill. Several `inout` arguments may be several stored properties of
     /// `self` at once, which nested closures over `self` could not.
     @inlinable static func withBuffers(_ pixels: inout [Pixel], _ paintRow: inout [Pixel], _ drawn: inout [UInt32], _ coverageRow: inout [UInt8],
-                                       _ outlineSlots: inout [OutlineSlot], _ outlineRows: inout [RowBounds], _ edgeRoots: inout [EdgeRootSlot],
+                                       _ outlineSlots: inout [OutlineSlot], _ outlineRows: inout [OutlineRow], _ edgeRoots: inout [EdgeRootSlot],
                                        _ body: (UnsafeMutablePointer<Pixel>, UnsafeMutablePointer<Pixel>, UnsafeMutablePointer<UInt32>,
-                                                UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<OutlineSlot>, UnsafeMutablePointer<RowBounds>,
+                                                UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<OutlineSlot>, UnsafeMutablePointer<OutlineRow>,
                                                 UnsafeMutablePointer<EdgeRootSlot>) -> Void) {
         pixels.withUnsafeMutableBufferPointer { p in
             paintRow.withUnsafeMutableBufferPointer { row in

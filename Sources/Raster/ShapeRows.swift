@@ -121,6 +121,20 @@ public struct RoundedRectangleRow: ShapeRow {
         straight = Int64(straightHalfWidth.raw); r = Int64(radius.raw); oy = Int64(overlapY.raw)
     }
 
+    /// The row from what `RoundedRectangleCoverage` worked out once per fill (`RoundedRectangleTameValues`),
+    /// for a shape with `hasTameRows` and a tame row `y`: the first branch of the initializer above,
+    /// with only the row's own steps left (the same values).
+    @inlinable @inline(__always) init(_ v: RoundedRectangleTameValues, y: Fixed) {
+        let row = Int64(y.raw)
+        let o = smaller(larger(smaller(row &+ 0x8000, v.y1) &- larger(row &- 0x8000, v.y0), 0), 0x10000)
+        let dy = row &- v.midY
+        let qy = (dy < 0 ? 0 &- dy : dy) &- v.straightY
+        isTameRow = true
+        isCornerRow = qy > 0 && v.r != 0
+        qy2 = UInt64(qy.magnitude) &* UInt64(qy.magnitude)
+        lo = v.lo; hi = v.hi; mid = v.mid; straight = v.straight; r = v.r; oy = o
+    }
+
     @inlinable @inline(__always) public func coverages(_ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>) {
         if isTameRow && isTameColumns(columns) {
             for x in columns { coverages[x] = tameCoverage(column: x) }
@@ -189,6 +203,24 @@ public struct RoundedRectangleRow: ShapeRow {
 
 extension RoundedRectangle {
     @inlinable @inline(__always) public func row(y: Fixed) -> RoundedRectangleRow { RoundedRectangleRow(self, y: y) }
+}
+
+/// What every row of a rounded rectangle with `hasTameRows` shares (see `RoundedRectangleRow.init(_:y:)`),
+/// worked out once per fill instead of once per row: the raw values the row's first branch uses.
+@usableFromInline struct RoundedRectangleTameValues {
+    @usableFromInline let lo: Int64, hi: Int64, mid: Int64, straight: Int64, r: Int64
+    /// rect.y and maxY, the rectangle's vertical middle and half its straight height (raw).
+    @usableFromInline let y0: Int64, y1: Int64, midY: Int64, straightY: Int64
+    @inlinable init(_ shape: RoundedRectangle) {
+        let rect = shape.rect
+        let x0 = Int64(rect.x.raw), w = Int64(rect.width.raw), y0 = Int64(rect.y.raw), h = Int64(rect.height.raw)
+        let rr = Int64(shape.cornerRadius.raw)
+        lo = x0; hi = Int64(rect.maxX.raw)
+        mid = Int64(Int32(truncatingIfNeeded: x0 &+ w / 2))
+        straight = Int64(Int32(truncatingIfNeeded: w / 2 &- rr))
+        r = rr
+        self.y0 = y0; y1 = y0 &+ h; midY = y0 &+ h / 2; straightY = h / 2 &- rr
+    }
 }
 
 /// A row of a `Triangle`. Along a row each edge's distance nx·x + ny·y − offset is exactly
