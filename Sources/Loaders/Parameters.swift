@@ -115,7 +115,7 @@ public struct ParameterSpec: Sendable {
             return .choice(w)
         case .curve:
             let parts = trimmed.split(separator: ",").compactMap { Double(String($0).trimmingSpaces) }
-            guard parts.count == 4, parts.allSatisfy { $0.isFinite }, (0...1).contains(parts[0]), (0...1).contains(parts[2]),
+            guard parts.count == 4, parts.allSatisfy({ $0.isFinite }), (0...1).contains(parts[0]), (0...1).contains(parts[2]),
                   (-2...3).contains(parts[1]), (-2...3).contains(parts[3]) else { throw fail() }
             return .curve(x1: Fixed(parts[0]), y1: Fixed(parts[1]), x2: Fixed(parts[2]), y2: Fixed(parts[3]))
         case .bool:
