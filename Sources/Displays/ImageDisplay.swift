@@ -63,11 +63,15 @@ public final class ImageDisplay: Display {
         } else {
             temporaryPath = "." + path + ".tmp"
         }
+        // Two buffers of their own: `next = written` would share one, and the first frame would
+        // pay for copying it (copy on write) before drawing into it.
         written = [UInt8](repeating: 0, count: width * height * 3)
-        next = written
+        next = [UInt8](repeating: 0, count: width * height * 3)
         let header = Array("P6\n\(width) \(height)\n255\n".utf8)
         ppmHeaderCount = header.count
-        ppm = header + [UInt8](repeating: 0, count: width * height * 3)
+        // Zeroed at its full size, then the header: `header + zeros` appends byte by byte.
+        ppm = [UInt8](repeating: 0, count: header.count + width * height * 3)
+        for (i, byte) in header.enumerated() { ppm[i] = byte }
     }
 
     public func show(_ canvas: Canvas) throws(DisplayError) {

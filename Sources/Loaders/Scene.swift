@@ -144,11 +144,20 @@ public struct Scene: Sendable {
     public func layout(message: String?, state: FrameState? = nil) -> BootScreenLayout {
         let w = context.canvas.width, h = context.canvas.height
         let hasMessage = message.map { !$0.isEmpty } ?? false
-        let line = MessageLine.font(forCanvasWidth: w, height: h)
-        let lineHeight = context.face?.boxHeight ?? line.font.height(scale: line.scale)
+        // The bitmap font only when there is a line to place: touching `BitmapFont.large` parses its
+        // glyph art (~0.3 M instructions), which a first frame without a message need not wait for.
+        var lineHeight = 0
+        if hasMessage || loader.drawsMessage {
+            if let face = context.face {
+                lineHeight = face.boxHeight
+            } else {
+                let line = MessageLine.font(forCanvasWidth: w, height: h)
+                lineHeight = line.font.height(scale: line.scale)
+            }
+        }
         let design = state.map { loader.designSize(for: $0) } ?? loader.designSize
         return BootScreenLayout.compute(width: w, height: h, options: options, design: design, kind: loader.kind,
-                                        drawsMessage: loader.drawsMessage, messageHeight: hasMessage || loader.drawsMessage ? lineHeight : 0,
+                                        drawsMessage: loader.drawsMessage, messageHeight: lineHeight,
                                         logoSize: logo.map { (width: $0.width, height: $0.height) })
     }
 

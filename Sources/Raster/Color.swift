@@ -89,10 +89,10 @@ extension Color {
             } else {
                 color = Color(r: UInt8(value >> 24), g: UInt8((value >> 16) & 0xFF), b: UInt8((value >> 8) & 0xFF), a: UInt8(value & 0xFF))
             }
-        } else if let match = Color.named.first(where: { $0.name == body.asciiLowercased() }) {
-            color = match.color
         } else {
-            throw ColorParseError(input: text)
+            let name = body.asciiLowercased()  // once, not once per name compared
+            guard let match = Color.named.first(where: { $0.name == name }) else { throw ColorParseError(input: text) }
+            color = match.color
         }
         if let opacity { color = color.opacity(Fixed(opacity)) }
         self = color
