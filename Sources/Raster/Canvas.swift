@@ -39,6 +39,8 @@ public struct Canvas: Sendable {
     @usableFromInline var outlineCurrent = 0, outlineNext = 0
     /// `EdgeRootMemo`'s table: circle-edge bytes by their arguments, kept between fills and frames.
     @usableFromInline var edgeRoots: [EdgeRootSlot]
+    /// The stamps of small circles drawn again and again (sized here).
+    @usableFromInline var stamps: CircleStamps
 
     public static let maximumSide = 4096
     /// How deep clips may nest without the clip stack growing (and allocating) mid-frame.
@@ -59,6 +61,7 @@ public struct Canvas: Sendable {
         self.outlineSlots = Array(repeating: .empty, count: OutlineMemo.slotCount)
         self.outlineRows = Array(repeating: .empty, count: OutlineMemo.slotCount * height)
         self.edgeRoots = Array(repeating: .empty, count: EdgeRootMemo.slotCount)
+        self.stamps = CircleStamps(canvasWidth: width, canvasHeight: height)
     }
 
     @inlinable public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
@@ -128,12 +131,15 @@ public struct Canvas: Sendable {
         composite(area: area, paint: paint, blend: blend, alpha: alpha, RoundedRectangleCoverage(shape: shape, memoized: clips.isEmpty))
     }
 
-    /// The same for a circle (or ellipse), whose edge roots go through `EdgeRootMemo`.
+    /// The same for a circle (or ellipse), whose edge roots go through `EdgeRootMemo`; a small
+    /// circle in a solid paint drawn before (a dot of a grid) from its stamp (`CircleStamps`).
     @inlinable public mutating func fill(_ shape: Ellipse, with paint: Paint, opacity: Fixed = .one, blend: BlendMode = .normal) {
         let area = drawableArea(for: shape.bounds)
         if area.isEmpty { return }
         let alpha = UInt32(opacity.unitByte)
         if alpha == 0 { return }
+        if case .solid(let color) = paint, stamps.applies(shape), clips.isEmpty || Canvas.rectanglesHold(area, clips),
+           compositeStamped(shape, area: area, color: color.premultiplied, blend: blend, alpha: alpha) { return }
         composite(area: area, paint: paint, blend: blend, alpha: alpha, EllipseCoverage(shape: shape))
     }
 
