@@ -41,6 +41,8 @@ public struct Canvas: Sendable {
     @usableFromInline var edgeRoots: [EdgeRootSlot]
     /// The stamps of small circles drawn again and again (sized here).
     @usableFromInline var stamps: CircleStamps
+    /// The spans and edge coverages of one shape drawn again unchanged (`fill(_:with:memo:)`).
+    @usableFromInline var shapeMemo: ShapeMemo
 
     public static let maximumSide = 4096
     /// How deep clips may nest without the clip stack growing (and allocating) mid-frame.
@@ -62,6 +64,7 @@ public struct Canvas: Sendable {
         self.outlineRows = Array(repeating: .empty, count: OutlineMemo.slotCount * height)
         self.edgeRoots = Array(repeating: .empty, count: EdgeRootMemo.slotCount)
         self.stamps = CircleStamps(canvasWidth: width, canvasHeight: height)
+        self.shapeMemo = ShapeMemo(canvasWidth: width, canvasHeight: height)
     }
 
     @inlinable public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
