@@ -43,6 +43,8 @@ public struct Canvas: Sendable {
     @usableFromInline var stamps: CircleStamps
     /// The spans and edge coverages of one shape drawn again unchanged (`fill(_:with:memo:)`).
     @usableFromInline var shapeMemo: ShapeMemo
+    /// The pixels of rounded rectangles filled onto clear rows, to store again (`RectStamps`).
+    @usableFromInline var rectStamps: RectStamps
 
     public static let maximumSide = 4096
     /// How deep clips may nest without the clip stack growing (and allocating) mid-frame.
@@ -65,6 +67,7 @@ public struct Canvas: Sendable {
         self.edgeRoots = Array(repeating: .empty, count: EdgeRootMemo.slotCount)
         self.stamps = CircleStamps(canvasWidth: width, canvasHeight: height)
         self.shapeMemo = ShapeMemo(canvasWidth: width, canvasHeight: height)
+        self.rectStamps = RectStamps()
     }
 
     @inlinable public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
@@ -125,13 +128,19 @@ public struct Canvas: Sendable {
     }
 
     /// The same for a rounded rectangle, whose row spans go through `OutlineMemo` when no clip is
-    /// pushed: a clip with its outline drawn over it next (a bar's fill in its track) reuses them.
+    /// pushed: a clip with its outline drawn over it next (a bar's fill in its track) reuses them;
+    /// one drawn before onto clear rows in the same solid paint is stored again from `RectStamps`.
     @inlinable public mutating func fill(_ shape: RoundedRectangle, with paint: Paint, opacity: Fixed = .one, blend: BlendMode = .normal) {
         let area = drawableArea(for: shape.bounds)
         if area.isEmpty { return }
         let alpha = UInt32(opacity.unitByte)
         if alpha == 0 { return }
+        // Drawn before onto clear rows in the same paint: its pixels again (`RectStamps`).
+        var capture: Int? = nil
+        if clips.isEmpty, case .solid(let color) = paint,
+           stampedFill(shape, area: area, paint: word(color.premultiplied), alpha: alpha, capture: &capture) { return }
         composite(area: area, paint: paint, blend: blend, alpha: alpha, RoundedRectangleCoverage(shape: shape, memoized: clips.isEmpty))
+        if let capture { captureRectStamp(capture, area: area) }
     }
 
     /// The same for a circle (or ellipse), whose edge roots go through `EdgeRootMemo`; a small
