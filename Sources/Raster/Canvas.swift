@@ -29,6 +29,10 @@ public struct Canvas: Sendable {
     /// One row of paint colours, one per column: a horizontal gradient is evaluated once per
     /// column per fill into it instead of once per pixel. Sized here so filling never allocates.
     @usableFromInline var paintRow: [Pixel]
+    /// The gradient `paintRow` holds, for which columns, and the columns where it is not
+    /// transparent (nil: none yet).
+    @usableFromInline var paintRowGradient: LinearGradient? = nil
+    @usableFromInline var paintRowColumns = 0..<0, paintRowPainted = 0..<0
     /// One row of edge coverages, one per column: the pixel loop works them out for a row's edge
     /// columns first, then applies the clips, then composites, each pass a loop of its own.
     @usableFromInline var coverageRow: [UInt8]
