@@ -76,4 +76,30 @@ import Testing
             #expect(memoized.shapeMemo.valid, "case \(i): the memo was not used")
         }
     }
+
+    /// A rounded rectangle filled onto clear rows a third time stores the words its second fill
+    /// left: the same pixels as the direct fill, and on a painted canvas the direct fill itself.
+    @Test func rectanglesFromTheirWordsEqualDirectOnes() {
+        var random = Random(state: 9)
+        var fromWords = 0
+        for i in 0..<300 {
+            let x = Fixed(raw: Int32(random.int(-(4 << 16)...(36 << 16)))), y = Fixed(raw: Int32(random.int(-(4 << 16)...(26 << 16))))
+            let w = Fixed(raw: Int32(random.int(0...(30 << 16)))), h = Fixed(raw: Int32(random.int(0...(20 << 16))))
+            let shape = RoundedRectangle(FixedRect(x: x, y: y, width: w, height: h), cornerRadius: Fixed(raw: Int32(random.int(0...(8 << 16)))))
+            let paint = i % 2 == 0 ? Color(r: 255, g: 255, b: 255, a: 51) : Color(r: 10, g: 200, b: 90)
+            let opacity = i % 3 == 0 ? Fixed(3, over: 5) : Fixed.one
+            let blend: BlendMode = i % 5 == 0 ? .screen : .normal
+            let background: Color? = i % 4 == 3 ? Color(r: 40, g: 40, b: 40) : nil
+            var reference = StampAndMemoTests.start(background)
+            reference.fill(shape, with: .solid(paint), opacity: opacity, blend: blend)
+            var stamped = StampAndMemoTests.start(background)
+            for _ in 0..<3 {
+                stamped.clear(to: background ?? .clear)
+                stamped.fill(shape, with: .solid(paint), opacity: opacity, blend: blend)
+            }
+            if stamped.rectStamps.slots.contains(where: { $0?.made == true }) { fromWords += 1 }
+            if stamped.pixels != reference.pixels { Issue.record("case \(i): \(shape) differs from the direct fill"); return }
+        }
+        #expect(fromWords > 150)
+    }
 }
