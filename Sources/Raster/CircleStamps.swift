@@ -37,8 +37,10 @@ import FixedPoint
 /// pixel words, sized when the canvas is made.
 @usableFromInline struct CircleStamps: Sendable {
     @usableFromInline static let slotCount = 12
-    /// The largest radius stamped, in pixels (less on a canvas whose shorter side is under 32).
-    @usableFromInline static let maximumRadius = 16
+    /// The largest radius stamped, in pixels (less on a canvas whose shorter side is under 32):
+    /// 17, not 16, so that the circle that fills a 32-pixel-tall canvas (quizup's) is in, its
+    /// radius a hair over 16 where the layout's scale rounds up.
+    @usableFromInline static let maximumRadius = 17
     /// Rows and columns −half ... half around the centre's pixel hold every non-zero coverage:
     /// |offset| < r + ½ pixel and the phase is below one pixel.
     @usableFromInline let half: Int, side: Int, radiusLimit: Int32
