@@ -168,12 +168,12 @@ extension Canvas {
             // of a skeleton share one).
             if !(paintRowGradient == g && paintRowColumns.lowerBound <= columns.lowerBound && columns.upperBound <= paintRowColumns.upperBound) {
                 let wanted = columns
-                var lo = wanted.upperBound, hi = wanted.lowerBound
+                var lo = wanted.lowerBound, hi = wanted.upperBound
                 paintRow.withUnsafeMutableBufferPointer { row in
-                    for x in wanted {
-                        row[x] = g.pixel(atX: Fixed(x) + .half)
-                        if row[x] != .transparent { lo = smaller(lo, x); hi = x + 1 }
-                    }
+                    for x in wanted { row[x] = g.pixel(atX: Fixed(x) + .half) }
+                    // The painted columns, from both ends (most gradients paint every column).
+                    while lo < hi && word(row[lo]) == 0 { lo += 1 }
+                    while hi > lo && word(row[hi - 1]) == 0 { hi -= 1 }
                 }
                 paintRowGradient = g; paintRowColumns = wanted; paintRowPainted = lo..<larger(lo, hi)
             }
