@@ -67,13 +67,16 @@ extension Canvas {
         guard knowsClear, area.height <= RectStamps.maximumRows, let i = rectStamps.slot(for: shape, paint: paint, alpha: alpha) else { return false }
         let made = rectStamps.slots[i]!.made, width = self.width
         if !made {
-            // Its spans now (the pixel loop's, `rowSpan` being pure), kept if they fit and are clear.
+            // Kept only from a fill onto a clear area (checked first: a shape drawn over others
+            // every frame, a monochrome outline's inside, is then turned away for a few
+            // instructions a row), its spans now (the pixel loop's, `rowSpan` being pure).
+            for y in area.y..<area.maxY where !isClear(y, area.x, area.maxX) { return false }
             let columns = area.x..<area.maxX
             var used = 0
             for y in area.y..<area.maxY {
                 let span = shape.rowSpan(y: Fixed(y) + .half, columns: columns)
                 let lo = span.isEmpty ? 0 : span.lo, hi = span.isEmpty ? 0 : span.hi
-                if !isClear(y, lo, hi) || used + (hi - lo) > RectStamps.capacity { return false }
+                if used + (hi - lo) > RectStamps.capacity { return false }
                 rectStamps.rows[i * RectStamps.maximumRows + (y - area.y)] = RectStampRow(lo: Int32(lo), hi: Int32(hi), offset: Int32(used))
                 used += hi - lo
             }
