@@ -90,7 +90,10 @@ public struct QuizUpCircles: Loader {
             canvas.fill(growing, with: .solid(front))
         }
         if showBolt {
-            context.canvas.fill(Bolt(layout: layout), with: .solid(bolt))
+            // The bolt is a function of the layout only: its slanted edges are worked out once and
+            // kept in the canvas (the key: "bolt", the layout's rectangle and scales).
+            let key = ShapeMemoKey(kind: 0x626F_6C74, rect: layout.rect, layout.scaleX, layout.scaleY)
+            context.canvas.fill(Bolt(layout: layout), with: .solid(bolt), memo: key)
         }
     }
 }

@@ -29,6 +29,10 @@ public struct Canvas: Sendable {
     /// One row of paint colours, one per column: a horizontal gradient is evaluated once per
     /// column per fill into it instead of once per pixel. Sized here so filling never allocates.
     @usableFromInline var paintRow: [Pixel]
+    /// The gradient `paintRow` holds, for which columns, and the columns where it is not
+    /// transparent (nil: none yet).
+    @usableFromInline var paintRowGradient: LinearGradient? = nil
+    @usableFromInline var paintRowColumns = 0..<0, paintRowPainted = 0..<0
     /// One row of edge coverages, one per column: the pixel loop works them out for a row's edge
     /// columns first, then applies the clips, then composites, each pass a loop of its own.
     @usableFromInline var coverageRow: [UInt8]
@@ -39,6 +43,12 @@ public struct Canvas: Sendable {
     @usableFromInline var outlineCurrent = 0, outlineNext = 0
     /// `EdgeRootMemo`'s table: circle-edge bytes by their arguments, kept between fills and frames.
     @usableFromInline var edgeRoots: [EdgeRootSlot]
+    /// The stamps of small circles drawn again and again (sized here).
+    @usableFromInline var stamps: CircleStamps
+    /// The spans and edge coverages of one shape drawn again unchanged (`fill(_:with:memo:)`).
+    @usableFromInline var shapeMemo: ShapeMemo
+    /// The pixels of rounded rectangles filled onto clear rows, to store again (`RectStamps`).
+    @usableFromInline var rectStamps: RectStamps
 
     public static let maximumSide = 4096
     /// How deep clips may nest without the clip stack growing (and allocating) mid-frame.
@@ -59,6 +69,9 @@ public struct Canvas: Sendable {
         self.outlineSlots = Array(repeating: .empty, count: OutlineMemo.slotCount)
         self.outlineRows = Array(repeating: .empty, count: OutlineMemo.slotCount * height)
         self.edgeRoots = Array(repeating: .empty, count: EdgeRootMemo.slotCount)
+        self.stamps = CircleStamps(canvasWidth: width, canvasHeight: height)
+        self.shapeMemo = ShapeMemo(canvasWidth: width, canvasHeight: height)
+        self.rectStamps = RectStamps()
     }
 
     @inlinable public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
@@ -119,21 +132,30 @@ public struct Canvas: Sendable {
     }
 
     /// The same for a rounded rectangle, whose row spans go through `OutlineMemo` when no clip is
-    /// pushed: a clip with its outline drawn over it next (a bar's fill in its track) reuses them.
+    /// pushed: a clip with its outline drawn over it next (a bar's fill in its track) reuses them;
+    /// one drawn before onto clear rows in the same solid paint is stored again from `RectStamps`.
     @inlinable public mutating func fill(_ shape: RoundedRectangle, with paint: Paint, opacity: Fixed = .one, blend: BlendMode = .normal) {
         let area = drawableArea(for: shape.bounds)
         if area.isEmpty { return }
         let alpha = UInt32(opacity.unitByte)
         if alpha == 0 { return }
+        // Drawn before onto clear rows in the same paint: its pixels again (`RectStamps`).
+        var capture: Int? = nil
+        if clips.isEmpty, case .solid(let color) = paint,
+           stampedFill(shape, area: area, paint: word(color.premultiplied), alpha: alpha, capture: &capture) { return }
         composite(area: area, paint: paint, blend: blend, alpha: alpha, RoundedRectangleCoverage(shape: shape, memoized: clips.isEmpty))
+        if let capture { captureRectStamp(capture, area: area) }
     }
 
-    /// The same for a circle (or ellipse), whose edge roots go through `EdgeRootMemo`.
+    /// The same for a circle (or ellipse), whose edge roots go through `EdgeRootMemo`; a small
+    /// circle in a solid paint drawn before (a dot of a grid) from its stamp (`CircleStamps`).
     @inlinable public mutating func fill(_ shape: Ellipse, with paint: Paint, opacity: Fixed = .one, blend: BlendMode = .normal) {
         let area = drawableArea(for: shape.bounds)
         if area.isEmpty { return }
         let alpha = UInt32(opacity.unitByte)
         if alpha == 0 { return }
+        if case .solid(let color) = paint, stamps.applies(shape), clips.isEmpty || Canvas.rectanglesHold(area, clips),
+           compositeStamped(shape, area: area, color: color.premultiplied, blend: blend, alpha: alpha) { return }
         composite(area: area, paint: paint, blend: blend, alpha: alpha, EllipseCoverage(shape: shape))
     }
 

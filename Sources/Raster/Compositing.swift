@@ -161,6 +161,28 @@ extension Canvas {
     @inlinable mutating func composite<Source: CoverageSource, Blend: BlendOperation>(
         area: PixelRect, paint: Paint, alpha: UInt32, _ source: Source, _: Blend.Type
     ) {
+        var columns = area.x..<area.maxX
+        if case .linearGradient(let g) = paint {
+            // Horizontal: the colour depends on the column only, so it is worked out per column,
+            // and kept for the next fill in the same gradient (a block and its shine, the lines
+            // of a skeleton share one).
+            if !(paintRowGradient == g && paintRowColumns.lowerBound <= columns.lowerBound && columns.upperBound <= paintRowColumns.upperBound) {
+                let wanted = columns
+                var lo = wanted.lowerBound, hi = wanted.upperBound
+                paintRow.withUnsafeMutableBufferPointer { row in
+                    for x in wanted { row[x] = g.pixel(atX: Fixed(x) + .half) }
+                    // The painted columns, from both ends (most gradients paint every column).
+                    while lo < hi && word(row[lo]) == 0 { lo += 1 }
+                    while hi > lo && word(row[hi - 1]) == 0 { hi -= 1 }
+                }
+                paintRowGradient = g; paintRowColumns = wanted; paintRowPainted = lo..<larger(lo, hi)
+            }
+            // Where the paint is transparent (a shine's clear ends) every blend mode leaves the
+            // pixel as it is (0 + D, D + 0 − 0, min(255, D)): only the columns it paints are visited.
+            let lo = larger(columns.lowerBound, paintRowPainted.lowerBound), hi = smaller(columns.upperBound, paintRowPainted.upperBound)
+            if lo >= hi { return }
+            columns = lo..<hi
+        }
         let clips = self.clips, width = self.width, knowsClear = self.knowsClear
         var memoCurrent = outlineCurrent, memoNext = outlineNext
         let height = self.height
@@ -172,16 +194,11 @@ extension Canvas {
             var solid = Pixel.transparent
             var gradient = false
             switch paint {
-            case .solid(let c):
-                solid = c.premultiplied
-            case .linearGradient(let g):
-                // Horizontal: the colour depends on the column only.
-                gradient = true
-                for x in area.x..<area.maxX { paintRow[x] = g.pixel(atX: Fixed(x) + .half) }
+            case .solid(let c): solid = c.premultiplied
+            case .linearGradient: gradient = true  // paintRow holds it (above)
             }
             // The row loop twice, with and without clips: the one without (most fills) is then
             // free of the clips' variables, which in the one loop cost spills on every row.
-            let columns = area.x..<area.maxX
             if clips.isEmpty || Canvas.rectanglesHold(area, clips) {
                 Canvas.compositeRows(area.y..<area.maxY, columns, source, clips: clips, clipped: false, alpha: alpha, solid: solid, gradient: gradient,
                                      pixels: pixels, width: width, paintRow: paintRow, drawn: drawn, knowsClear: knowsClear,

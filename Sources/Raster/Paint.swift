@@ -13,7 +13,7 @@ public struct GradientStop: Sendable, Hashable {
 ///
 /// Build the stops once (when a loader starts); per frame only move `startX`/`endX`: copying the
 /// struct shares the stop storage and allocates nothing.
-public struct LinearGradient: Sendable {
+public struct LinearGradient: Sendable, Equatable {
     public private(set) var stops: [GradientStop]
     /// Premultiplied stop colours, parallel to `stops`.
     @usableFromInline var pixels: [Pixel]

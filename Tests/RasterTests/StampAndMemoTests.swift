@@ -1,0 +1,105 @@
+import FixedPoint
+import Testing
+
+@testable import Raster
+
+/// A circle from its stamp (`CircleStamps`) and a shape from the memo (`fill(_:with:memo:)`) must
+/// land exactly the pixels the direct fill lands: a fresh canvas's first fill of a shape is the
+/// direct one (a stamp is made the second time a radius and phase come, a memo recorded on the
+/// first fill and used from the second).
+@Suite struct StampAndMemoTests {
+    typealias Random = RowSpanTests.Random
+
+    /// The canvas as each case starts: clear, or painted (then nothing is known to be clear).
+    static func start(_ background: Color?, clip: Clip? = nil) -> Canvas {
+        var c = Canvas(width: 40, height: 30)
+        if let background { c.clear(to: background) }
+        if let clip { c.pushClip(clip) }
+        return c
+    }
+
+    @Test func stampedCirclesEqualDirectOnes() {
+        var random = Random(state: 17)
+        var stamped = 0
+        for i in 0..<400 {
+            let radius = Fixed(raw: Int32(0x4000 + random.int(0...(16 << 16))))
+            // Phases and whole parts apart: the first circle makes the key known, the second
+            // (another whole-pixel position, the same phases) comes from the stamp.
+            let fx = Int32(random.int(0...0xFFFF)), fy = Int32(random.int(0...0xFFFF))
+            func centre() -> Point {
+                Point(x: Fixed(raw: Int32(random.int(-6...45)) << 16 | fx), y: Fixed(raw: Int32(random.int(-6...35)) << 16 | fy))
+            }
+            let first = Ellipse(center: centre(), radius: radius), second = Ellipse(center: centre(), radius: radius)
+            let background: Color? = i % 3 == 0 ? nil : (i % 3 == 1 ? Color(r: 20, g: 90, b: 200) : Color(r: 200, g: 10, b: 60, a: 128))
+            let paint = i % 2 == 0 ? Color(r: 255, g: 255, b: 255, a: 51) : Color(r: 10, g: 200, b: 90)
+            let opacity = i % 4 == 0 ? Fixed(3, over: 5) : Fixed.one
+            let blend: BlendMode = i % 5 == 0 ? .screen : .normal
+            // A rectangle clip holding the whole canvas (one that changes nothing) now and then.
+            let clip: Clip? = i % 7 == 0 ? .rect(FixedRect(x: Fixed(-10), y: Fixed(-10), width: Fixed(60), height: Fixed(50))) : nil
+
+            var reference = StampAndMemoTests.start(background, clip: clip)
+            reference.fill(second, with: .solid(paint), opacity: opacity, blend: blend)
+
+            var viaStamp = StampAndMemoTests.start(background, clip: clip)
+            viaStamp.fill(first, with: .solid(paint), opacity: opacity, blend: blend)
+            viaStamp.clear(to: background ?? .clear)
+            if let clip { viaStamp.popClip(); viaStamp.pushClip(clip) }
+            viaStamp.fill(second, with: .solid(paint), opacity: opacity, blend: blend)
+            if viaStamp.stamps.slots.contains(where: { $0.made }) { stamped += 1 }
+            if viaStamp.pixels != reference.pixels {
+                Issue.record("case \(i): radius \(radius.raw), centre \(second.center.x.raw), \(second.center.y.raw) differs from the direct fill")
+                return
+            }
+        }
+        // Most cases must have gone through a stamp, or this checks only the direct path.
+        #expect(stamped > 300)
+    }
+
+    @Test func memoizedShapesEqualDirectOnes() {
+        var random = Random(state: 5)
+        func point() -> Point { Point(x: Fixed(raw: Int32(random.int(-(4 << 16)...(44 << 16)))), y: Fixed(raw: Int32(random.int(-(4 << 16)...(34 << 16))))) }
+        for i in 0..<200 {
+            let shape = Triangle(point(), point(), point())
+            let key = ShapeMemoKey(kind: 7, a: UInt64(i), b: 0, c: 0)
+            let background: Color? = i % 2 == 0 ? nil : Color(r: 30, g: 60, b: 90)
+            let clip: Clip? = i % 3 == 0 ? .roundedRect(FixedRect(x: Fixed(3), y: Fixed(2), width: Fixed(30), height: Fixed(20)), cornerRadius: Fixed(6)) : nil
+            var reference = StampAndMemoTests.start(background, clip: clip)
+            reference.fill(shape, with: .solid(.white), opacity: Fixed(4, over: 5))
+            // The first fill records the memo, the second is drawn from it.
+            var memoized = StampAndMemoTests.start(background, clip: clip)
+            memoized.fill(shape, with: .solid(.white), opacity: Fixed(4, over: 5), memo: key)
+            let once = memoized.pixels
+            memoized.clear(to: background ?? .clear)
+            memoized.fill(shape, with: .solid(.white), opacity: Fixed(4, over: 5), memo: key)
+            #expect(once == reference.pixels, "case \(i), recorded")
+            #expect(memoized.pixels == reference.pixels, "case \(i), from the memo")
+            #expect(memoized.shapeMemo.valid, "case \(i): the memo was not used")
+        }
+    }
+
+    /// A rounded rectangle filled onto clear rows a third time stores the words its second fill
+    /// left: the same pixels as the direct fill, and on a painted canvas the direct fill itself.
+    @Test func rectanglesFromTheirWordsEqualDirectOnes() {
+        var random = Random(state: 9)
+        var fromWords = 0
+        for i in 0..<300 {
+            let x = Fixed(raw: Int32(random.int(-(4 << 16)...(36 << 16)))), y = Fixed(raw: Int32(random.int(-(4 << 16)...(26 << 16))))
+            let w = Fixed(raw: Int32(random.int(0...(30 << 16)))), h = Fixed(raw: Int32(random.int(0...(20 << 16))))
+            let shape = RoundedRectangle(FixedRect(x: x, y: y, width: w, height: h), cornerRadius: Fixed(raw: Int32(random.int(0...(8 << 16)))))
+            let paint = i % 2 == 0 ? Color(r: 255, g: 255, b: 255, a: 51) : Color(r: 10, g: 200, b: 90)
+            let opacity = i % 3 == 0 ? Fixed(3, over: 5) : Fixed.one
+            let blend: BlendMode = i % 5 == 0 ? .screen : .normal
+            let background: Color? = i % 4 == 3 ? Color(r: 40, g: 40, b: 40) : nil
+            var reference = StampAndMemoTests.start(background)
+            reference.fill(shape, with: .solid(paint), opacity: opacity, blend: blend)
+            var stamped = StampAndMemoTests.start(background)
+            for _ in 0..<3 {
+                stamped.clear(to: background ?? .clear)
+                stamped.fill(shape, with: .solid(paint), opacity: opacity, blend: blend)
+            }
+            if stamped.rectStamps.slots.contains(where: { $0?.made == true }) { fromWords += 1 }
+            if stamped.pixels != reference.pixels { Issue.record("case \(i): \(shape) differs from the direct fill"); return }
+        }
+        #expect(fromWords > 150)
+    }
+}
