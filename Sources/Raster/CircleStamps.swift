@@ -61,8 +61,8 @@ import FixedPoint
         side = 2 * half + 1
         slots = Array(repeating: .empty, count: CircleStamps.slotCount)
         rows = Array(repeating: .empty, count: CircleStamps.slotCount * side)
-        bytes = Array(repeating: 0, count: CircleStamps.slotCount * side * side)
-        words = Array(repeating: 0, count: CircleStamps.slotCount * side * side)
+        bytes = .untouched(count: CircleStamps.slotCount * side * side)
+        words = .untouched(count: CircleStamps.slotCount * side * side)
     }
 
     /// Whether `shape` can be stamped: a tame circle (see `Ellipse.isTameCircle`) within the radius limit.

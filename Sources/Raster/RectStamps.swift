@@ -40,7 +40,7 @@ import FixedPoint
     init() {
         slots = Array(repeating: nil, count: RectStamps.slotCount)
         rows = Array(repeating: RectStampRow(lo: 0, hi: 0, offset: 0), count: RectStamps.slotCount * RectStamps.maximumRows)
-        words = Array(repeating: 0, count: RectStamps.slotCount * RectStamps.capacity)
+        words = .untouched(count: RectStamps.slotCount * RectStamps.capacity)
     }
 
     /// The slot holding `shape` in `paint` at `alpha` (its last use now), or nil after noting it
@@ -132,5 +132,16 @@ extension Canvas {
                 }
             }
         }
+    }
+}
+
+extension Array where Element: FixedWidthInteger {
+    /// `count` elements whose memory is allocated but not written: for the caches above, whose
+    /// bytes are read only after a fill has written them (a slot's `made`, the memo's `valid`).
+    /// Zeroing them (`Array(repeating: 0, …)`) made their pages resident in every daemon,
+    /// ~130 KB a canvas, whether or not its loader ever draws a circle or a rounded rectangle
+    /// twice; untouched, a page costs memory only once a stamp is made in it.
+    @usableFromInline static func untouched(count: Int) -> [Element] {
+        [Element](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
     }
 }

@@ -39,7 +39,7 @@ public struct ShapeMemoKey: Sendable, Equatable {
         valid = false
         spans = Array(repeating: .empty(0..<0), count: canvasHeight)
         offsets = Array(repeating: 0, count: canvasHeight)
-        bytes = Array(repeating: 0, count: Swift.min(ShapeMemo.byteCapacity, canvasWidth * canvasHeight))
+        bytes = .untouched(count: Swift.min(ShapeMemo.byteCapacity, canvasWidth * canvasHeight))
     }
 
     /// Works out and keeps `shape`'s spans and edge coverages over `area` (the same calls the
