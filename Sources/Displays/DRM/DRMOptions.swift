@@ -57,12 +57,12 @@ struct DRMOptions: Sendable {
                 }
                 mode = m
             case "format":
-                guard let f = Self.formats.first(where: { $0.name == value.lowercased() })?.format else {
+                guard let f = Self.formats.first(where: { $0.name == value.asciiLowercased() })?.format else {
                     throw fail("format=\(value): expected xrgb8888 or rgb565")
                 }
                 format = f
             case "size":
-                let parts = value.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+                let parts = value.asciiLowercased().split(separator: "x", omittingEmptySubsequences: false)
                 guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
                       (1...Canvas.maximumSide).contains(w), (1...Canvas.maximumSide).contains(h) else {
                     throw fail("size=\(value): expected WIDTHxHEIGHT with sides from 1 to \(Canvas.maximumSide), e.g. size=64x32")
@@ -70,7 +70,7 @@ struct DRMOptions: Sendable {
                 size = (w, h)
             case "scale": scale = try integer(key, value, 1...256)
             case "anchor":
-                guard let a = Anchor(rawValue: value.lowercased()) else {
+                guard let a = Anchor(rawValue: value.asciiLowercased()) else {
                     throw fail("anchor=\(value): expected one of " + Anchor.allCases.map { $0.rawValue }.joined(separator: ", "))
                 }
                 anchor = a
@@ -83,12 +83,12 @@ struct DRMOptions: Sendable {
                 do { background = try Color(parsing: value) } catch { throw fail("background=\(value): \(error.description)") }
                 guard background.a == 255 else { throw fail("background=\(value): the background must be opaque") }
             case "console":
-                guard let c = FramebufferOptions.ConsolePolicy(rawValue: value.lowercased()) else {
+                guard let c = FramebufferOptions.ConsolePolicy(rawValue: value.asciiLowercased()) else {
                     throw fail("console=\(value): expected graphics (hide the kernel console while the splash is up) or keep (leave it alone)")
                 }
                 console = c
             case "buffers":
-                guard let b = FramebufferOptions.Buffering(rawValue: value.lowercased()) else {
+                guard let b = FramebufferOptions.Buffering(rawValue: value.asciiLowercased()) else {
                     throw fail("buffers=\(value): expected auto or 2 (page flips on vertical blank), or 1 (draw on screen, no flips)")
                 }
                 buffering = b
@@ -103,7 +103,7 @@ struct DRMOptions: Sendable {
     static func parseMode(_ text: String) -> DRMModeRequest? {
         let at = text.split(separator: "@", omittingEmptySubsequences: false)
         guard at.count <= 2 else { return nil }
-        let parts = at[0].lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        let parts = at[0].asciiLowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (1...16384).contains(w), (1...16384).contains(h) else { return nil }
         var refresh: Int?
         if at.count == 2 {

@@ -1,4 +1,5 @@
 import CompactText
+import Raster
 
 /// A display timing as a person names it: `1920x1080@60`.
 public struct DRMMode: Sendable, Equatable, CustomStringConvertible {
@@ -67,7 +68,7 @@ public struct DRMOutputChoice: Sendable, Equatable {
             .joined(separator: ", ")
         let primary: DRMOutput
         if let connector {
-            guard let named = outputs.first(where: { $0.name.lowercased() == connector.lowercased() }) else {
+            guard let named = outputs.first(where: { $0.name.asciiLowercased() == connector.asciiLowercased() }) else {
                 return .failure(.noConnectedOutput("no connector named \(connector) (connectors: \(listing))"))
             }
             guard named.connected, !named.modes.isEmpty else {

@@ -135,7 +135,7 @@ extension LEDOptionReader {
     func openBus(_ choice: LEDTransportChoice, displayName: String, wire: WireFormat) throws(DisplayOpenError) -> any SPIBus {
         var dryRun = false
         if let text = spec["dry-run"] {
-            switch text.lowercased() {
+            switch text.asciiLowercased() {
             case "true", "yes", "on", "1": dryRun = true
             case "false", "no", "off", "0": dryRun = false
             default:

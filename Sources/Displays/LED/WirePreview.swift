@@ -56,7 +56,7 @@ public final class WirePreview: SPIBus {
         self.format = format
         self.name = "dry-run \(path)"
         self.maximumMessageLength = maximumMessageLength
-        let lower = path.lowercased()
+        let lower = path.asciiLowercased()
         guard lower.hasSuffix(".png") || lower.hasSuffix(".ppm") else {
             throw DisplaySpecError(spec: path, message: "dry-run= takes true, false, or a file ending in .png or .ppm, got '\(path)'")
         }

@@ -162,7 +162,8 @@ public struct BootTimelineError: Error, Equatable, CustomStringConvertible, Send
 }
 
 extension Character {
-    var isASCIIDigitCharacter: Bool { isASCII && isWholeNumber }
+    /// 0–9, compared as bytes: `isWholeNumber` would link Unicode's numeric tables for the same answer.
+    var isASCIIDigitCharacter: Bool { asciiValue.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
 }
 
 /// Turns the `U` stream into a determinate progress that never goes backwards.

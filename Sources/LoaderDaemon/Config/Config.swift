@@ -207,6 +207,12 @@ struct ConfigDecoder {
         ConfigError(source: source, line: position.line, column: position.column, key: key, message: message)
     }
 
+    /// "expected WHAT, got VALUE" at the value: the form most of the file's errors take (for a
+    /// string value, `shown` is the string quoted).
+    func expected(_ what: String, _ value: TOMLValue, key: String) -> ConfigError {
+        error("expected " + what + ", got " + value.shown, at: value.position, key: key)
+    }
+
     /// "unknown key 'fsp' in [daemon] (did you mean 'fps'?); known keys: ..."
     func unknownKey(_ entry: TOMLEntry, table: String) -> ConfigError {
         let known = Config.knownKeys[table] ?? []
@@ -238,7 +244,7 @@ struct ConfigDecoder {
         switch entry.value.kind {
         case .table(let t): return t
         case .tableArray: throw error("[[\(name)]] is a single table: write [\(name)]", at: entry.value.position, key: name)
-        default: throw error("expected a table [\(name)], got \(entry.value.shown)", at: entry.value.position, key: name)
+        default: throw expected("a table [\(name)]", entry.value, key: name)
         }
     }
 
@@ -251,13 +257,13 @@ struct ConfigDecoder {
             switch entry.key {
             case "socket":
                 let path = try string(entry, key)
-                guard path.hasPrefix("/") else { throw error("expected an absolute path (starting with /), got \(quoted(path))", at: entry.value.position, key: key) }
+                guard path.hasPrefix("/") else { throw expected("an absolute path (starting with /)", entry.value, key: key) }
                 guard path.utf8.count < 108 else { throw error("a Unix socket path must be shorter than 108 bytes, got \(path.utf8.count)", at: entry.value.position, key: key) }
                 d.socket = path
             case "socket_group":
                 let group = try string(entry, key)
                 guard !group.isEmpty, !group.contains(where: { $0 == " " || $0 == ":" || $0 == "/" }) else {
-                    throw error("expected a group name or number, got \(quoted(group))", at: entry.value.position, key: key)
+                    throw expected("a group name or number", entry.value, key: key)
                 }
                 d.socketGroup = group
             case "max_clients": d.maxClients = try integer(entry, key, 1...4096)
@@ -272,10 +278,9 @@ struct ConfigDecoder {
                 d.displayTimeout = Time.microseconds(seconds: seconds)
             case "max_line": d.maxLine = try integer(entry, key, 256...1_048_576)
             case "log_level":
-                let levels = Logger.Level.allCases.map { $0.rawValue }
                 let word = try string(entry, key)
                 guard let level = Logger.Level(rawValue: word.asciiLowercased()) else {
-                    throw error("expected one of \(levels.joined(separator: ", ")), got \(quoted(word))", at: entry.value.position, key: key)
+                    throw expected("one of " + Logger.Level.allCases.map { $0.rawValue }.joined(separator: ", "), entry.value, key: key)
                 }
                 d.logLevel = level
             default: throw unknownKey(entry, table: "daemon")
@@ -290,20 +295,14 @@ struct ConfigDecoder {
         for entry in table.entries {
             let key = "loader." + entry.key
             switch entry.key {
-            case "name":
-                let name = try string(entry, key)
-                guard let type = Catalog.type(named: name) else {
-                    let hint = suggestion(for: name, among: Catalog.names).map { " (did you mean '\($0)'?)" } ?? ""
-                    throw error("unknown loader \(quoted(name))\(hint); available: " + Catalog.names.joined(separator: ", "), at: entry.value.position, key: key)
-                }
-                l.name = type.name
+            case "name": l.name = try loaderName(entry, key)
             case "parameters":
                 guard case .table(let t) = entry.value.kind else {
-                    throw error("expected a table of key = \"value\", e.g. { fill = \"#0a66c2\" }, got \(entry.value.shown)", at: entry.value.position, key: key)
+                    throw expected("a table of key = \"value\", e.g. { fill = \"#0a66c2\" }", entry.value, key: key)
                 }
                 for p in t.entries {
                     guard let text = p.value.scalarText else {
-                        throw error("expected a string, number or boolean, got \(p.value.shown)", at: p.value.position, key: key + "." + p.key)
+                        throw expected("a string, number or boolean", p.value, key: key + "." + p.key)
                     }
                     l.parameters.append(Config.Parameter(p.key, text))
                 }
@@ -318,7 +317,7 @@ struct ConfigDecoder {
             case "message_style":
                 let word = try string(entry, key)
                 guard let style = MessageStyle(rawValue: word.asciiLowercased()) else {
-                    throw error("expected one of \(MessageStyle.allCases.map { $0.rawValue }.joined(separator: ", ")), got \(quoted(word))", at: entry.value.position, key: key)
+                    throw expected("one of " + MessageStyle.allCases.map { $0.rawValue }.joined(separator: ", "), entry.value, key: key)
                 }
                 l.messageStyle = style
             case "progress":
@@ -366,8 +365,7 @@ struct ConfigDecoder {
                 } else if case .boolean(let on) = entry.value.kind {
                     b.plymouth = on; b.plymouthIfFree = false
                 } else {
-                    throw error("expected true, false or \"auto\" (answer only when plymouthd is not running), got \(entry.value.shown)",
-                                at: entry.value.position, key: key)
+                    throw expected("true, false or \"auto\" (answer only when plymouthd is not running)", entry.value, key: key)
                 }
             case "timeline": b.timeline = try absolutePath(entry, key)
             case "status_messages": b.statusMessages = try boolean(entry, key)
@@ -398,7 +396,7 @@ struct ConfigDecoder {
         case .table:
             throw error("write [[display]] (an array of tables, one per display), not [display]", at: entry.value.position, key: "display")
         default:
-            throw error("expected [[display]] tables, got \(entry.value.shown)", at: entry.value.position, key: "display")
+            throw expected("[[display]] tables", entry.value, key: "display")
         }
         var specs: [DisplaySpec] = []
         for table in tables {
@@ -409,13 +407,13 @@ struct ConfigDecoder {
                 if e.key == "type" {
                     let word = try string(e, key)
                     guard !word.isEmpty, word.unicodeScalars.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || $0 == "-" || $0 == "_" }) else {
-                        throw error("expected a display type such as \"fb\" or \"image\", got \(quoted(word))", at: e.value.position, key: key)
+                        throw expected("a display type such as \"fb\" or \"image\"", e.value, key: key)
                     }
                     type = word.asciiLowercased()
                     continue
                 }
                 guard let text = e.value.scalarText else {
-                    throw error("expected a string, number or boolean (display options are passed on as text), got \(e.value.shown)", at: e.value.position, key: key)
+                    throw expected("a string, number or boolean (display options are passed on as text)", e.value, key: key)
                 }
                 options.append(DisplaySpec.Option(e.key, text))
             }
@@ -435,7 +433,7 @@ struct ConfigDecoder {
     private func absolutePath(_ entry: TOMLEntry, _ key: String) throws(ConfigError) -> String {
         let path = try string(entry, key)
         guard path.hasPrefix("/"), path.utf8.count < 4096, !path.contains("\0") else {
-            throw error("expected an absolute path (starting with /), got \(quoted(path))", at: entry.value.position, key: key)
+            throw expected("an absolute path (starting with /)", entry.value, key: key)
         }
         return path
     }
@@ -451,21 +449,21 @@ struct ConfigDecoder {
 
     private func string(_ entry: TOMLEntry, _ key: String) throws(ConfigError) -> String {
         guard case .string(let s) = entry.value.kind else {
-            throw error("expected a string, got \(entry.value.shown)", at: entry.value.position, key: key)
+            throw expected("a string", entry.value, key: key)
         }
         return s
     }
 
     private func boolean(_ entry: TOMLEntry, _ key: String) throws(ConfigError) -> Bool {
         guard case .boolean(let b) = entry.value.kind else {
-            throw error("expected true or false, got \(entry.value.shown)", at: entry.value.position, key: key)
+            throw expected("true or false", entry.value, key: key)
         }
         return b
     }
 
     private func integer(_ entry: TOMLEntry, _ key: String, _ range: ClosedRange<Int>) throws(ConfigError) -> Int {
         guard case .integer(let n) = entry.value.kind, range.contains(n) else {
-            throw error("expected an integer from \(range.lowerBound) to \(range.upperBound), got \(entry.value.shown)", at: entry.value.position, key: key)
+            throw expected("an integer from \(range.lowerBound) to \(range.upperBound)", entry.value, key: key)
         }
         return n
     }
@@ -478,7 +476,7 @@ struct ConfigDecoder {
         default: value = .nan
         }
         guard value.isFinite, range.contains(value) else {
-            throw error("expected \(what), got \(entry.value.shown)", at: entry.value.position, key: key)
+            throw expected(what, entry.value, key: key)
         }
         return value
     }

@@ -13,7 +13,7 @@ extension ConfigDecoder {
         for entry in table.entries {
             guard let name = names[entry.key] else { throw unknownKey(entry, table: "screen") }
             guard let text = entry.value.scalarText else {
-                throw error("expected a string, number or boolean, got \(entry.value.shown)", at: entry.value.position, key: "screen." + entry.key)
+                throw expected("a string, number or boolean", entry.value, key: "screen." + entry.key)
             }
             do { _ = try ScreenSettings([(name, text)], loader: "screen") } catch {
                 throw self.error(error.reason + ", got \(entry.value.shown)", at: entry.value.position, key: "screen." + entry.key)

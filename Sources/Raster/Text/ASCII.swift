@@ -4,15 +4,18 @@
 /// Embedded Swift links into the program (~60 KB of the board binary) for no benefit here: every
 /// word compared this way is ASCII by definition, and anything else is rejected anyway.
 extension StringProtocol {
+    // Both kept out of line (one copy per String and Substring): inlined, each of the ~30 option
+    // words folded carried its own copy of the array, the loop and the UTF-8 check.
+
     /// The string with A–Z mapped to a–z and every other byte unchanged.
-    public func asciiLowercased() -> String {
+    @inline(never) public func asciiLowercased() -> String {
         var bytes = Array(utf8)
         for i in bytes.indices where bytes[i] >= 0x41 && bytes[i] <= 0x5A { bytes[i] += 0x20 }
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The string with a–z mapped to A–Z and every other byte unchanged.
-    public func asciiUppercased() -> String {
+    @inline(never) public func asciiUppercased() -> String {
         var bytes = Array(utf8)
         for i in bytes.indices where bytes[i] >= 0x61 && bytes[i] <= 0x7A { bytes[i] -= 0x20 }
         return String(decoding: bytes, as: UTF8.self)
