@@ -47,12 +47,12 @@ public struct BootTimeline: Equatable, Sendable {
     /// `S[.fff]` to microseconds (no sign, no exponent).
     static func microseconds(_ text: Substring) -> Int64? {
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = parts.first, !whole.isEmpty, whole.count <= 9, whole.allSatisfy { $0.isASCIIDigitCharacter },
+        guard let whole = parts.first, !whole.isEmpty, whole.count <= 9, whole.allSatisfy({ $0.isASCIIDigitCharacter }),
               let s = Int64(whole) else { return nil }
         var us = s * 1_000_000
         if parts.count == 2 {
             let f = parts[1]
-            guard !f.isEmpty, f.count <= 6, f.allSatisfy { $0.isASCIIDigitCharacter }, let v = Int64(f) else { return nil }
+            guard !f.isEmpty, f.count <= 6, f.allSatisfy({ $0.isASCIIDigitCharacter }), let v = Int64(f) else { return nil }
             var scale: Int64 = 1
             for _ in 0..<(6 - f.count) { scale *= 10 }
             us += v * scale
