@@ -30,7 +30,7 @@ let package = Package(
         // stored array or a global): the renderer and the displays' encoders are single-threaded
         // and the static checks still hold (docs/PERFORMANCE.md: a twelfth of a MAX7219 frame).
         // scripts/cross-build passes the same flag for these modules.
-        .target(name: "Raster", dependencies: ["FixedPoint", "CompactText"], swiftSettings: perFrame),
+        .target(name: "Raster", dependencies: ["FixedPoint", "CompactText", "CLinux"], swiftSettings: perFrame),
         // ImageCodecs: the boot screen's logo (PNG, decoded once per scene). CFreeType: a screen's
         // anti-aliased text, FreeType opened with dlopen when first drawn (Sources/CFreeType).
         .target(name: "Loaders", dependencies: ["FixedPoint", "CompactText", "Raster", "ImageCodecs", "CFreeType"], swiftSettings: perFrame),
