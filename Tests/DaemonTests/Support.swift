@@ -69,7 +69,8 @@ final class Spawned: @unchecked Sendable {
         if let exitStatus { return exitStatus }
         let end = Date().addingTimeInterval(timeout)
         var status: Int32 = 0
-        while Date() < end {
+        // At least one look, so that `wait(timeout: 0)` tells an exited process from a running one.
+        repeat {
             let r = waitpid(pid, &status, WNOHANG)
             if r == pid {
                 // WIFEXITED / WEXITSTATUS by hand (macros).
@@ -78,7 +79,7 @@ final class Spawned: @unchecked Sendable {
                 return code
             }
             usleep(5_000)
-        }
+        } while Date() < end
         throw HarnessError("process \(pid) did not exit within \(timeout) s")
     }
 
