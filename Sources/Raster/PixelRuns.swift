@@ -17,7 +17,7 @@ import CLinux
     // A long run through the C library's word fill (AVX2 where there is one: a canvas's clear
     // at 480x64 in a third of the instructions of the SSE2 loop below, a 465-pixel row in half).
     // Below 64 pixels the call costs more than it saves. Elsewhere glibc's wmemset is plain C, no
-    // better than this loop.
+    // better than `fillWords`.
     if count >= 64 {
         loaderd_fill_words(UnsafeMutableRawPointer(start).assumingMemoryBound(to: UInt32.self), w, count)
         return
@@ -32,7 +32,7 @@ import CLinux
 #if !arch(x86_64)
 /// `count` words from `raw` set to `w`, for the board builds, which (-Osize) neither vectorise nor
 /// unroll `fillRun`'s loop: a pixel a store there was three instructions a pixel. Two pixels a
-/// store, four stores a turn (a 1280x960 render 11 % fewer instructions a pixel on aarch64). Out of
+/// store, four stores a turn (a 1280x960 render 12 % fewer instructions a pixel on aarch64). Out of
 /// line: inlined into every fill, it made the aarch64 daemon 4.6 KB larger.
 @usableFromInline @inline(never) func fillWords(_ raw: UnsafeMutableRawPointer, _ w: UInt32, count: Int) {
     let pair = UInt64(w) | UInt64(w) << 32

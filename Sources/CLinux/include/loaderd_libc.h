@@ -34,7 +34,6 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 
-/// The calling thread's errno (a macro over __errno_location in glibc).
 /// `count` 32-bit words from `words` set to `value`: the C library's wmemset (wchar_t is 32 bits
 /// on Linux). glibc picks its version per CPU at run time (AVX2 stores, 8 pixels an instruction,
 /// where the CPU has them), which a Swift loop built for the x86-64 baseline cannot: a canvas's
@@ -42,6 +41,8 @@
 static inline void loaderd_fill_words(uint32_t *words, uint32_t value, size_t count) {
     wmemset((wchar_t *)words, (wchar_t)value, count);
 }
+
+/// The calling thread's errno (a macro over __errno_location in glibc).
 static inline int loaderd_errno(void) { return errno; }
 static inline void loaderd_set_errno(int value) { errno = value; }
 
