@@ -143,6 +143,12 @@ public struct Canvas: Sendable {
         var capture: Int? = nil
         if clips.isEmpty, case .solid(let color) = paint,
            stampedFill(shape, area: area, paint: word(color.premultiplied), alpha: alpha, capture: &capture) { return }
+        // A bar's fill in its track: the part inside is a rounded rectangle itself, drawn unclipped.
+        if clips.count == 1, case .roundedRect(let r, let radius) = clips[0],
+           let inside = shape.intersection(withSameRows: RoundedRectangle(r, cornerRadius: radius)) {
+            composite(area: area, paint: paint, blend: blend, alpha: alpha, RoundedRectangleCoverage(shape: inside, memoized: false), clipsApply: false)
+            return
+        }
         composite(area: area, paint: paint, blend: blend, alpha: alpha, RoundedRectangleCoverage(shape: shape, memoized: clips.isEmpty))
         if let capture { captureRectStamp(capture, area: area) }
     }

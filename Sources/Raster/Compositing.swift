@@ -150,16 +150,18 @@ extension Canvas {
     /// and this is computed exactly so for the columns near the outline. Inside the columns where
     /// the shape and every clip are uniform (their row spans), c is the same for the whole run, so
     /// it is computed once, and an opaque normal-blended run is a plain store.
-    @inlinable mutating func composite<Source: CoverageSource>(area: PixelRect, paint: Paint, blend: BlendMode, alpha: UInt32, _ source: Source) {
+    /// `clipsApply` false: `source` is already within the clips (see `fill(_: RoundedRectangle …)`).
+    @inlinable mutating func composite<Source: CoverageSource>(area: PixelRect, paint: Paint, blend: BlendMode, alpha: UInt32, _ source: Source,
+                                                               clipsApply: Bool = true) {
         switch blend {
-        case .normal: composite(area: area, paint: paint, alpha: alpha, source, NormalBlend.self)
-        case .screen: composite(area: area, paint: paint, alpha: alpha, source, ScreenBlend.self)
-        case .plusLighter: composite(area: area, paint: paint, alpha: alpha, source, PlusLighterBlend.self)
+        case .normal: composite(area: area, paint: paint, alpha: alpha, source, NormalBlend.self, clipsApply: clipsApply)
+        case .screen: composite(area: area, paint: paint, alpha: alpha, source, ScreenBlend.self, clipsApply: clipsApply)
+        case .plusLighter: composite(area: area, paint: paint, alpha: alpha, source, PlusLighterBlend.self, clipsApply: clipsApply)
         }
     }
 
     @inlinable mutating func composite<Source: CoverageSource, Blend: BlendOperation>(
-        area: PixelRect, paint: Paint, alpha: UInt32, _ source: Source, _: Blend.Type
+        area: PixelRect, paint: Paint, alpha: UInt32, _ source: Source, _: Blend.Type, clipsApply: Bool = true
     ) {
         var columns = area.x..<area.maxX
         if case .linearGradient(let g) = paint {
@@ -199,7 +201,7 @@ extension Canvas {
             }
             // The row loop twice, with and without clips: the one without (most fills) is then
             // free of the clips' variables, which in the one loop cost spills on every row.
-            if clips.isEmpty || Canvas.rectanglesHold(area, clips) {
+            if !clipsApply || clips.isEmpty || Canvas.rectanglesHold(area, clips) {
                 Canvas.compositeRows(area.y..<area.maxY, columns, source, clips: clips, clipped: false, alpha: alpha, solid: solid, gradient: gradient,
                                      pixels: pixels, width: width, paintRow: paintRow, drawn: drawn, knowsClear: knowsClear,
                                      coverageRow: coverageRow, memo: &memo, roots: roots, Blend.self)

@@ -99,6 +99,27 @@ public struct RoundedRectangle: Shape {
 
     @inlinable public var bounds: FixedRect { rect }
 
+    /// The part of `self` inside `other`, when it is one rounded rectangle: both the same rows
+    /// (top, height) and the same corner radius, and what they share in x at least 2 pixels and
+    /// two radii wide. A pixel's coverage depends on its distance to the nearer end alone, and
+    /// never falls as that distance grows, so the smaller of the two shapes' coverages is that of
+    /// the one spanning from the inner left end to the inner right end: the same bytes as `self`
+    /// clipped to `other` (a bar's fill in its track; RasterTests' `fillInItsTrack` compares them).
+    @inlinable func intersection(withSameRows other: RoundedRectangle) -> RoundedRectangle? {
+        guard rect.y == other.rect.y, rect.height == other.rect.height, cornerRadius == other.cornerRadius else { return nil }
+        let x0 = Swift.max(rect.x, other.rect.x), x1 = Swift.min(rect.maxX, other.rect.maxX)
+        let width = x1 - x0
+        guard width >= Swift.max(Fixed(2), cornerRadius * 2) else { return nil }
+        // The right end's corners are reckoned from the middle, x + width / 2 (rounded down in
+        // raw units), so its circle sits a raw unit further left when the width is odd: the part
+        // inside has its ends where they were only when its width is odd or even as the widths
+        // of the shapes whose right ends it has.
+        let odd = width.raw & 1
+        if rect.maxX <= other.rect.maxX && rect.width.raw & 1 != odd { return nil }
+        if other.rect.maxX <= rect.maxX && other.rect.width.raw & 1 != odd { return nil }
+        return RoundedRectangle(FixedRect(x: x0, y: rect.y, width: width, height: rect.height), cornerRadius: cornerRadius)
+    }
+
     @inlinable public func coverage(x: Fixed, y: Fixed) -> UInt8 {
         if rect.isEmpty { return 0 }
         let r = cornerRadius

@@ -102,4 +102,41 @@ import Testing
         }
         #expect(fromWords > 150)
     }
+
+    /// A rounded rectangle in a rounded clip of the same rows and radius (a bar's fill in its
+    /// track) is drawn as the part inside, unclipped: the same pixels as through the clip, which
+    /// a second clip holding the whole canvas (changing nothing) keeps it going through.
+    @Test func fillsInTheirTrackEqualClippedOnes() {
+        var random = Random(state: 23)
+        var inside = 0
+        let everything = Clip.rect(FixedRect(x: Fixed(-10), y: Fixed(-10), width: Fixed(60), height: Fixed(50)))
+        for i in 0..<4000 {
+            let y = Fixed(raw: Int32(random.int(-(2 << 16)...(24 << 16)))), h = Fixed(raw: Int32(random.int((1 << 16)...(16 << 16))))
+            let tx = Fixed(raw: Int32(random.int(-(4 << 16)...(20 << 16)))), tw = Fixed(raw: Int32(random.int((2 << 16)...(36 << 16))))
+            let fx = tx + Fixed(raw: Int32(random.int(-(12 << 16)...(30 << 16)))), fw = Fixed(raw: Int32(random.int((1 << 16)...(24 << 16))))
+            // Radii from square corners to capsules, clamped alike in both (or the case is not one).
+            let radius = i % 5 == 0 ? h / 2 : Fixed(raw: Int32(random.int(0...(8 << 16))))
+            let track = RoundedRectangle(FixedRect(x: tx, y: y, width: tw, height: h), cornerRadius: radius)
+            let fill = RoundedRectangle(FixedRect(x: fx, y: y, width: fw, height: h), cornerRadius: radius)
+            let clip = Clip.roundedRect(track.rect, cornerRadius: radius)
+            if fill.intersection(withSameRows: track) != nil { inside += 1 }
+            let background: Color? = i % 4 == 3 ? Color(r: 40, g: 40, b: 40) : nil
+            let paint = i % 2 == 0 ? Color(r: 10, g: 102, b: 194) : Color(r: 255, g: 255, b: 255, a: 51)
+            let opacity = i % 3 == 0 ? Fixed(3, over: 5) : Fixed.one
+            let blend: BlendMode = i % 5 == 1 ? .screen : .normal
+            func draw(_ clips: [Clip]) -> [Pixel] {
+                var canvas = StampAndMemoTests.start(background)
+                if i % 2 == 1 { canvas.fill(track, with: .solid(Color(r: 128, g: 128, b: 128, a: 128))) }
+                for clip in clips { canvas.pushClip(clip) }
+                canvas.fill(fill, with: .solid(paint), opacity: opacity, blend: blend)
+                return canvas.pixels
+            }
+            if draw([clip]) != draw([everything, clip]) {
+                Issue.record("case \(i): \(fill) in \(track) differs from the clipped fill")
+                return
+            }
+        }
+        // Most cases must have gone the new way, or this checks only the clipped one.
+        #expect(inside > 600)
+    }
 }
