@@ -369,8 +369,10 @@ extension Canvas {
                 } else {
                     storeScaledLanes(line + x, lanes: lanes, coverage: UInt8(truncatingIfNeeded: c))
                 }
+            } else if let paintRow {
+                Blend.blend(paintRow[x], scaledBy: UInt8(truncatingIfNeeded: c), onto: line + x)
             } else {
-                Blend.blend(paintRow.map { $0[x] } ?? solid, scaledBy: UInt8(truncatingIfNeeded: c), onto: line + x)
+                Blend.blend(solid, lanes: lanes, scaledBy: UInt8(truncatingIfNeeded: c), onto: line + x)
             }
         }
     }

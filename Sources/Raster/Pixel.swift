@@ -64,6 +64,8 @@ public enum BlendMode: Sendable, Hashable, CaseIterable {
     static func blendRun(_ start: UnsafeMutablePointer<Pixel>, count: Int, source: Pixel)
     /// One edge pixel: `paint` scaled by `coverage`, blended onto the pixel at `destination`.
     static func blend(_ paint: Pixel, scaledBy coverage: UInt8, onto destination: UnsafeMutablePointer<Pixel>)
+    /// The same with the paint's lanes (`spreadLanes(paint)`) worked out already.
+    static func blend(_ paint: Pixel, lanes: UInt64, scaledBy coverage: UInt8, onto destination: UnsafeMutablePointer<Pixel>)
 }
 
 extension BlendOperation {
@@ -72,6 +74,9 @@ extension BlendOperation {
     }
     @inlinable static func blendRun(_ start: UnsafeMutablePointer<Pixel>, count: Int, source: Pixel) {
         for i in 0..<count { start[i] = blend(source, onto: start[i]) }
+    }
+    @inlinable static func blend(_ paint: Pixel, lanes: UInt64, scaledBy coverage: UInt8, onto destination: UnsafeMutablePointer<Pixel>) {
+        blend(paint, scaledBy: coverage, onto: destination)
     }
 }
 
@@ -90,6 +95,9 @@ extension BlendOperation {
     }
     @inlinable static func blend(_ paint: Pixel, scaledBy coverage: UInt8, onto destination: UnsafeMutablePointer<Pixel>) {
         blendNormalPixel(destination, paint: paint, coverage: coverage)
+    }
+    @inlinable static func blend(_ paint: Pixel, lanes: UInt64, scaledBy coverage: UInt8, onto destination: UnsafeMutablePointer<Pixel>) {
+        blendNormalLanes(destination, paint: lanes, coverage: coverage)
     }
 }
 

@@ -86,24 +86,25 @@ import CLinux
 /// bounds above hold: a lane never exceeds 65535 before its final shift), instead of four
 /// separate multiply-and-div255 sequences for the scaling and four more for the blend.
 @inlinable @inline(__always) func blendNormalPixel(_ destination: UnsafeMutablePointer<Pixel>, paint: Pixel, coverage: UInt8) {
+    blendNormalLanes(destination, paint: spreadLanes(paint), coverage: coverage)
+}
+
+/// `blendNormalPixel` for a paint already spread by `spreadLanes` (once for a row of edge pixels
+/// in one solid paint, rather than once a pixel).
+@inlinable @inline(__always) func blendNormalLanes(_ destination: UnsafeMutablePointer<Pixel>, paint: UInt64, coverage: UInt8) {
     let lanes: UInt64 = 0x00FF_00FF_00FF_00FF
-    @inline(__always) func spread(_ w: UInt32) -> UInt64 {
-        let x = UInt64(w)
-        let y = (x | x << 16) & 0x0000_FFFF_0000_FFFF
-        return (y | y << 8) & lanes
-    }
     @inline(__always) func div255(_ x: UInt64) -> UInt64 {
         let t = x &+ 0x0080_0080_0080_0080
         return ((t &+ ((t >> 8) & lanes)) >> 8) & lanes
     }
     let raw = UnsafeMutableRawPointer(destination)
     // Pixel.scaled(by:): each channel div255(channel × coverage); 255 leaves it as it is.
-    let source = coverage == 255 ? spread(word(paint)) : div255(spread(word(paint)) &* UInt64(coverage))
+    let source = coverage == 255 ? paint : div255(paint &* UInt64(coverage))
     let sourceAlpha = source >> 48
     var result = source
     if sourceAlpha != 255 {
         // D = S + div255(D × (255 − Sa)), truncated to 8 bits per channel.
-        let d = spread(raw.load(as: UInt32.self))
+        let d = spreadLanes(raw.load(as: Pixel.self))
         result = (source &+ div255(d &* (255 - sourceAlpha))) & lanes
     }
     let y = (result | result >> 8) & 0x0000_FFFF_0000_FFFF
