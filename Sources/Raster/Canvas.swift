@@ -49,6 +49,8 @@ public struct Canvas: Sendable {
     @usableFromInline var shapeMemo: ShapeMemo
     /// The pixels of rounded rectangles filled onto clear rows, to store again (`RectStamps`).
     @usableFromInline var rectStamps: RectStamps
+    /// The rows of the last rounded fill `compositeRoundedRows` drew apart from x, and whose.
+    @usableFromInline var roundedRows: RoundedRowHeights
 
     public static let maximumSide = 4096
     /// How deep clips may nest without the clip stack growing (and allocating) mid-frame.
@@ -72,6 +74,7 @@ public struct Canvas: Sendable {
         self.stamps = CircleStamps(canvasWidth: width, canvasHeight: height)
         self.shapeMemo = ShapeMemo(canvasWidth: width, canvasHeight: height)
         self.rectStamps = RectStamps()
+        self.roundedRows = RoundedRowHeights()
     }
 
     @inlinable public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }

@@ -25,12 +25,24 @@ extension Canvas {
     @inlinable mutating func compositeRoundedRows<Blend: BlendOperation>(_ shape: RoundedRectangle, area: PixelRect, solid: Pixel, alpha: UInt32, _: Blend.Type) {
         let width = self.width, knowsClear = self.knowsClear
         let tame = RoundedRectangleTameValues(shape)
-        Canvas.withRowBuffers(&storage, &drawn, &coverageRow, &edgeRoots) { pixels, drawn, coverageRow, edgeRoots in
+        let key = RoundedRowHeights.Key(shape, top: area.y, rows: area.height)
+        let kept = area.height <= RoundedRowHeights.capacity
+        let known = kept && roundedRows.key == key
+        if kept { roundedRows.key = key }
+        Canvas.withRowBuffers(&storage, &drawn, &coverageRow, &edgeRoots, &roundedRows.rows) { pixels, drawn, coverageRow, edgeRoots, heights in
             let roots = EdgeRootMemo(slots: edgeRoots)
             let columns = area.x..<area.maxX
             for y in area.y..<area.maxY {
                 let cy = Fixed(y) + .half
-                let span = RowSpan(columns: columns, shape.tameRowBounds(y: Int64(cy.raw), roots: roots))
+                // The row apart from x: the last frame's when the same fill's rows came then.
+                let height: RoundedRowHeight
+                if known {
+                    height = heights[y - area.y]
+                } else {
+                    height = RoundedRowHeight(shape, y: Int64(cy.raw), roots: roots)
+                    if kept { heights[y - area.y] = height }
+                }
+                let span = RowSpan(columns: columns, shape.tameRowBounds(height))
                 if span.isEmpty { continue }
                 let line = pixels + y * width
                 var ontoClear = false
@@ -40,7 +52,7 @@ extension Canvas {
                     drawn[y] = lo >= hi ? UInt32(span.lo) | UInt32(span.hi) << 16
                         : UInt32(smaller(lo, span.lo)) | UInt32(larger(hi, span.hi)) << 16
                 }
-                let row = RoundedRectangleRow(tame, y: cy)
+                let row = RoundedRectangleRow(tame, height: height)
                 row.coverages(span.lo..<span.innerLo, into: coverageRow, memo: roots)
                 row.coverages(span.innerHi..<span.hi, into: coverageRow, memo: roots)
                 Canvas.compositeEdges(line, coverageRow, span.lo, span.innerLo, alpha: alpha, solid: solid, paintRow: nil, ontoClear: ontoClear, Blend.self)
@@ -59,14 +71,37 @@ extension Canvas {
     }
 
     @inlinable static func withRowBuffers(_ pixels: inout [Pixel], _ drawn: inout [UInt32], _ coverageRow: inout [UInt8], _ edgeRoots: inout [EdgeRootSlot],
+                                          _ heights: inout [RoundedRowHeight],
                                           _ body: (UnsafeMutablePointer<Pixel>, UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<UInt8>,
-                                                   UnsafeMutablePointer<EdgeRootSlot>) -> Void) {
+                                                   UnsafeMutablePointer<EdgeRootSlot>, UnsafeMutablePointer<RoundedRowHeight>) -> Void) {
         pixels.withUnsafeMutableBufferPointer { p in
             drawn.withUnsafeMutableBufferPointer { d in
                 coverageRow.withUnsafeMutableBufferPointer { c in
-                    edgeRoots.withUnsafeMutableBufferPointer { e in body(p.baseAddress!, d.baseAddress!, c.baseAddress!, e.baseAddress!) }
+                    edgeRoots.withUnsafeMutableBufferPointer { e in
+                        heights.withUnsafeMutableBufferPointer { h in body(p.baseAddress!, d.baseAddress!, c.baseAddress!, e.baseAddress!, h.baseAddress!) }
+                    }
                 }
             }
         }
+    }
+}
+
+/// The rows of one rounded fill apart from x (`RoundedRowHeight`), kept for the next frame: a
+/// bar's fill keeps its top, height and radius and moves sideways, so each of its rows is what it
+/// was (the corner roots' lookups, ~100 instructions a row, not made again). Up to `capacity`
+/// rows (a bar on a screen or a strip); a taller fill works them out every time.
+@usableFromInline struct RoundedRowHeights: Sendable {
+    @usableFromInline static let capacity = 32
+    @usableFromInline struct Key: Equatable, Sendable {
+        @usableFromInline var y: Int32, height: Int32, radius: Int32, top: Int, rows: Int
+        @inlinable init(_ shape: RoundedRectangle, top: Int, rows: Int) {
+            y = shape.rect.y.raw; height = shape.rect.height.raw; radius = shape.cornerRadius.raw; self.top = top; self.rows = rows
+        }
+    }
+    /// Whose rows `rows` holds (rows 0: none yet).
+    @usableFromInline var key = Key(RoundedRectangle(FixedRect(x: .zero, y: .zero, width: .zero, height: .zero), cornerRadius: .zero), top: 0, rows: 0)
+    @usableFromInline var rows: [RoundedRowHeight]
+    init() {
+        rows = Array(repeating: RoundedRowHeight(RoundedRectangle(FixedRect(x: .zero, y: .zero, width: .zero, height: .zero), cornerRadius: .zero), y: 0, roots: nil), count: RoundedRowHeights.capacity)
     }
 }

@@ -135,6 +135,14 @@ public struct RoundedRectangleRow: ShapeRow {
         lo = v.lo; hi = v.hi; mid = v.mid; straight = v.straight; r = v.r; oy = o
     }
 
+    /// The same row from its values apart from x, `RoundedRowHeight` (the same values again).
+    @inlinable @inline(__always) init(_ v: RoundedRectangleTameValues, height: RoundedRowHeight) {
+        isTameRow = true
+        isCornerRow = height.isCornerRow
+        qy2 = height.qy2
+        lo = v.lo; hi = v.hi; mid = v.mid; straight = v.straight; r = v.r; oy = height.oy
+    }
+
     @inlinable @inline(__always) public func coverages(_ columns: Range<Int>, into coverages: UnsafeMutablePointer<UInt8>) {
         if isTameRow && isTameColumns(columns) {
             for x in columns { coverages[x] = tameCoverage(column: x) }

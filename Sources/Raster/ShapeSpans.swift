@@ -62,31 +62,54 @@ extension RoundedRectangle {
     /// The bounds behind `tameRowSpan`, before they are cut to any columns: what a row of this
     /// outline is wherever it is drawn, so a clip with the same outline can reuse them (`OutlineMemo`).
     @inlinable @inline(__always) func tameRowBounds(y: Int64, roots: EdgeRootMemo? = nil) -> RowBounds {
-        let x0 = Int64(rect.x.raw), y0 = Int64(rect.y.raw), w = Int64(rect.width.raw), h = Int64(rect.height.raw)
-        let x1 = x0 &+ w, y1 = y0 &+ h
+        tameRowBounds(RoundedRowHeight(self, y: y, roots: roots))
+    }
+
+    /// `tameRowBounds(y:)` from what depends on the row and not on x (`RoundedRowHeight`, which a
+    /// bar's fill, moving sideways, keeps from frame to frame: see `RoundedRows`).
+    @inlinable @inline(__always) func tameRowBounds(_ v: RoundedRowHeight) -> RowBounds {
+        if v.oy == 0 { return .empty }
+        let x0 = Int64(rect.x.raw), w = Int64(rect.width.raw)
+        let x1 = x0 &+ w
         // The rectangle's span (`Rectangle.rowSpan`): overlap in y, floors and ceilings in x.
-        let oy = smaller(larger(smaller(y &+ 0x8000, y1) &- larger(y &- 0x8000, y0), 0), 0x10000)
-        if oy == 0 { return .empty }
-        let coverage = oy >= 0x10000 ? 255 : UInt8(truncatingIfNeeded: (oy &* 255 &+ 0x8000) >> 16)
         var bounds = RowBounds(lo: Int(x0 >> 16), hi: Int((x1 &+ 0xFFFF) >> 16),
-                               innerLo: Int((x0 &+ 0xFFFF) >> 16), innerHi: Int(x1 >> 16), innerCoverage: coverage)
+                               innerLo: Int((x0 &+ 0xFFFF) >> 16), innerHi: Int(x1 >> 16), innerCoverage: v.coverage)
         let rr = Int64(cornerRadius.raw)
-        let dy = y &- (y0 &+ h / 2)
-        let qy = (dy < 0 ? 0 &- dy : dy) &- (h / 2 &- rr)
-        if qy <= 0 || rr == 0 || bounds.lo >= bounds.hi { return bounds }
+        if !v.isCornerRow || bounds.lo >= bounds.hi { return bounds }
         // A corner row: as in `rowSpan`. Zero beyond the outer columns, and (the corner's edge
         // being 255 there) the box's coverage within the inner ones: the intersection of both
         // spans is one.
-        let qy2 = qy &* qy
-        let mOuter = (rr &+ 0x8000) &* (rr &+ 0x8000) &- qy2, mInner = (rr &- 0x7FFF) &* (rr &- 0x7FFF) &- qy2
-        let outer = larger(0, roots?.largestBelowSquare(mOuter) ?? largestBelowSquare(mOuter))
-        let inner = rr < 0x8000 ? 0 : larger(0, roots?.largestBelowSquare(mInner) ?? largestBelowSquare(mInner))
         let m = x0 &+ w / 2, c = w / 2 &- rr
-        let o = columnRange(centreRawFrom: m &- (outer &+ c), to: m &+ (outer &+ c))
-        let i = columnRange(centreRawFrom: m &- (inner &+ c), to: m &+ (inner &+ c))
+        let o = columnRange(centreRawFrom: m &- (v.outer &+ c), to: m &+ (v.outer &+ c))
+        let i = columnRange(centreRawFrom: m &- (v.inner &+ c), to: m &+ (v.inner &+ c))
         bounds.lo = larger(bounds.lo, o.lo); bounds.hi = smaller(bounds.hi, o.hi)
         bounds.innerLo = larger(bounds.innerLo, i.lo); bounds.innerHi = smaller(bounds.innerHi, i.hi)
         return bounds
+    }
+}
+
+/// What row `y` (its centre, raw) of a rounded rectangle with `hasTameRows` is apart from where
+/// the rectangle lies across: its overlap in y and coverage there, and in a corner row the
+/// half-widths of the corner circle at the row's outer and inner bounds (`tameRowBounds`) and
+/// qy² (`RoundedRectangleRow`). A pure function of y, the rectangle's top and height and the radius.
+@usableFromInline struct RoundedRowHeight: Sendable {
+    @usableFromInline var oy: Int64, qy2: UInt64, outer: Int64, inner: Int64
+    @usableFromInline var coverage: UInt8
+    @usableFromInline var isCornerRow: Bool
+    @inlinable @inline(__always) init(_ shape: RoundedRectangle, y: Int64, roots: EdgeRootMemo?) {
+        let y0 = Int64(shape.rect.y.raw), h = Int64(shape.rect.height.raw), rr = Int64(shape.cornerRadius.raw)
+        oy = smaller(larger(smaller(y &+ 0x8000, y0 &+ h) &- larger(y &- 0x8000, y0), 0), 0x10000)
+        coverage = oy >= 0x10000 ? 255 : UInt8(truncatingIfNeeded: (oy &* 255 &+ 0x8000) >> 16)
+        let dy = y &- (y0 &+ h / 2)
+        let qy = (dy < 0 ? 0 &- dy : dy) &- (h / 2 &- rr)
+        qy2 = UInt64(qy.magnitude) &* UInt64(qy.magnitude)
+        isCornerRow = qy > 0 && rr != 0
+        outer = 0; inner = 0
+        if oy == 0 || !isCornerRow { return }
+        let q2 = qy &* qy
+        let mOuter = (rr &+ 0x8000) &* (rr &+ 0x8000) &- q2, mInner = (rr &- 0x7FFF) &* (rr &- 0x7FFF) &- q2
+        outer = larger(0, roots?.largestBelowSquare(mOuter) ?? largestBelowSquare(mOuter))
+        inner = rr < 0x8000 ? 0 : larger(0, roots?.largestBelowSquare(mInner) ?? largestBelowSquare(mInner))
     }
 }
 

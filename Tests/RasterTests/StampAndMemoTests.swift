@@ -139,4 +139,40 @@ import Testing
         // Most cases must have gone the new way, or this checks only the clipped one.
         #expect(inside > 600)
     }
+
+    /// A fill in its track that moved sideways since the last frame reuses that frame's rows apart
+    /// from x (`RoundedRowHeights`): the same pixels as on a fresh canvas.
+    @Test func fillsMovedSidewaysEqualFreshOnes() {
+        var random = Random(state: 37)
+        var reused = 0
+        for i in 0..<2000 {
+            let y = Fixed(raw: Int32(random.int(-(2 << 16)...(24 << 16)))), h = Fixed(raw: Int32(random.int((1 << 16)...(16 << 16))))
+            let tx = Fixed(raw: Int32(random.int(-(4 << 16)...(8 << 16)))), tw = Fixed(raw: Int32(random.int((16 << 16)...(40 << 16))))
+            let radius = i % 3 == 0 ? h / 2 : Fixed(raw: Int32(random.int(0...(8 << 16))))
+            let track = RoundedRectangle(FixedRect(x: tx, y: y, width: tw, height: h), cornerRadius: radius)
+            let fw = Fixed(raw: Int32(random.int((2 << 16)...(16 << 16))))
+            func fill() -> RoundedRectangle {
+                RoundedRectangle(FixedRect(x: tx + Fixed(raw: Int32(random.int(-(8 << 16)...(24 << 16)))), y: y, width: fw, height: h), cornerRadius: radius)
+            }
+            var before = fill(), earlierTrack = track
+            let now = fill()
+            // Now and then the last frame's bar a raw unit lower: its rows are not these.
+            if i % 5 == 4 { before.rect.y = y + Fixed(raw: 1); earlierTrack.rect.y = y + Fixed(raw: 1) }
+            let background: Color? = i % 4 == 3 ? Color(r: 40, g: 40, b: 40) : nil
+            func frame(_ canvas: inout Canvas, _ track: RoundedRectangle, _ f: RoundedRectangle) {
+                canvas.clear(to: background ?? .clear)
+                canvas.fill(track, with: .solid(Color(r: 128, g: 128, b: 128, a: 128)))
+                canvas.withClip(.roundedRect(track.rect, cornerRadius: radius)) { $0.fill(f, with: .solid(Color(r: 10, g: 102, b: 194))) }
+            }
+            var warm = StampAndMemoTests.start(background)
+            frame(&warm, earlierTrack, before)
+            let key = warm.roundedRows.key
+            frame(&warm, track, now)
+            if key.rows > 0 && warm.roundedRows.key == key { reused += 1 }
+            var fresh = StampAndMemoTests.start(background)
+            frame(&fresh, track, now)
+            if warm.pixels != fresh.pixels { Issue.record("case \(i): \(now) in \(track) after \(before) differs from a fresh canvas"); return }
+        }
+        #expect(reused > 500)
+    }
 }
