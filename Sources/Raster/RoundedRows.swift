@@ -29,9 +29,10 @@ extension Canvas {
         let kept = area.height <= RoundedRowHeights.capacity
         let known = kept && roundedRows.key == key
         if kept { roundedRows.key = key }
-        Canvas.withRowBuffers(&storage, &drawn, &coverageRow, &edgeRoots, &roundedRows.rows) { pixels, drawn, coverageRow, edgeRoots, heights in
+        Canvas.withRowBuffers(&storage, &drawn, &edgeRoots, &roundedRows.rows) { pixels, drawn, edgeRoots, heights in
             let roots = EdgeRootMemo(slots: edgeRoots)
             let columns = area.x..<area.maxX
+            let lanes = spreadLanes(solid)
             for y in area.y..<area.maxY {
                 let cy = Fixed(y) + .half
                 // The row apart from x: the last frame's when the same fill's rows came then.
@@ -53,10 +54,8 @@ extension Canvas {
                         : UInt32(smaller(lo, span.lo)) | UInt32(larger(hi, span.hi)) << 16
                 }
                 let row = RoundedRectangleRow(tame, height: height)
-                row.coverages(span.lo..<span.innerLo, into: coverageRow, memo: roots)
-                row.coverages(span.innerHi..<span.hi, into: coverageRow, memo: roots)
-                Canvas.compositeEdges(line, coverageRow, span.lo, span.innerLo, alpha: alpha, solid: solid, paintRow: nil, ontoClear: ontoClear, Blend.self)
-                Canvas.compositeEdges(line, coverageRow, span.innerHi, span.hi, alpha: alpha, solid: solid, paintRow: nil, ontoClear: ontoClear, Blend.self)
+                Canvas.roundedEdge(row, span.lo, span.innerLo, line: line, alpha: alpha, solid: solid, lanes: lanes, ontoClear: ontoClear, roots: roots, Blend.self)
+                Canvas.roundedEdge(row, span.innerHi, span.hi, line: line, alpha: alpha, solid: solid, lanes: lanes, ontoClear: ontoClear, roots: roots, Blend.self)
                 let inner = div255(UInt32(span.innerCoverage) &* alpha)
                 if inner == 0 || !span.hasInner { continue }
                 let c = UInt8(truncatingIfNeeded: inner)
@@ -70,16 +69,35 @@ extension Canvas {
         }
     }
 
-    @inlinable static func withRowBuffers(_ pixels: inout [Pixel], _ drawn: inout [UInt32], _ coverageRow: inout [UInt8], _ edgeRoots: inout [EdgeRootSlot],
-                                          _ heights: inout [RoundedRowHeight],
-                                          _ body: (UnsafeMutablePointer<Pixel>, UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<UInt8>,
-                                                   UnsafeMutablePointer<EdgeRootSlot>, UnsafeMutablePointer<RoundedRowHeight>) -> Void) {
+    /// Columns lo ..< hi of a row near its ends, each pixel as `edgeLoop` does it with the
+    /// coverage `coverages` gives (one pass: the two or three pixels of a bar's end are not worth
+    /// a coverage row and the calls of `compositeEdges`).
+    @inlinable @inline(__always) static func roundedEdge<Blend: BlendOperation>(
+        _ row: RoundedRectangleRow, _ lo: Int, _ hi: Int, line: UnsafeMutablePointer<Pixel>, alpha: UInt32, solid: Pixel, lanes: UInt64,
+        ontoClear: Bool, roots: EdgeRootMemo, _: Blend.Type
+    ) {
+        for x in lo..<hi {
+            var c = UInt32(row.tameCoverage(column: x, memo: roots))
+            if c == 0 { continue }
+            if alpha != 255 {
+                c = div255(c &* alpha)
+                if c == 0 { continue }
+            }
+            if ontoClear {
+                storeScaledLanes(line + x, lanes: lanes, coverage: UInt8(truncatingIfNeeded: c))
+            } else {
+                Blend.blend(solid, lanes: lanes, scaledBy: UInt8(truncatingIfNeeded: c), onto: line + x)
+            }
+        }
+    }
+
+    @inlinable static func withRowBuffers(_ pixels: inout [Pixel], _ drawn: inout [UInt32], _ edgeRoots: inout [EdgeRootSlot], _ heights: inout [RoundedRowHeight],
+                                          _ body: (UnsafeMutablePointer<Pixel>, UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<EdgeRootSlot>,
+                                                   UnsafeMutablePointer<RoundedRowHeight>) -> Void) {
         pixels.withUnsafeMutableBufferPointer { p in
             drawn.withUnsafeMutableBufferPointer { d in
-                coverageRow.withUnsafeMutableBufferPointer { c in
-                    edgeRoots.withUnsafeMutableBufferPointer { e in
-                        heights.withUnsafeMutableBufferPointer { h in body(p.baseAddress!, d.baseAddress!, c.baseAddress!, e.baseAddress!, h.baseAddress!) }
-                    }
+                edgeRoots.withUnsafeMutableBufferPointer { e in
+                    heights.withUnsafeMutableBufferPointer { h in body(p.baseAddress!, d.baseAddress!, e.baseAddress!, h.baseAddress!) }
                 }
             }
         }
