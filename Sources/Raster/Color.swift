@@ -47,6 +47,8 @@ public struct Color: Sendable, Hashable {
 
     /// Premultiplied form, for compositing.
     @inlinable public var premultiplied: Pixel {
+        // div255(c × 255) = c: an opaque colour is its own (most fills).
+        if self.a == 255 { return Pixel(r: r, g: g, b: b, a: 255) }
         let a = UInt32(self.a)
         return Pixel(r: UInt8(truncatingIfNeeded: div255(UInt32(r) * a)),
                      g: UInt8(truncatingIfNeeded: div255(UInt32(g) * a)),

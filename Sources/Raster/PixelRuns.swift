@@ -104,7 +104,9 @@ import CLinux
     var result = source
     if sourceAlpha != 255 {
         // D = S + div255(D × (255 − Sa)), truncated to 8 bits per channel.
-        let d = spreadLanes(raw.load(as: Pixel.self))
+        let w = UInt64(raw.load(as: UInt32.self))
+        let half = (w | w << 16) & 0x0000_FFFF_0000_FFFF
+        let d = (half | half << 8) & lanes
         result = (source &+ div255(d &* (255 - sourceAlpha))) & lanes
     }
     let y = (result | result >> 8) & 0x0000_FFFF_0000_FFFF

@@ -36,6 +36,7 @@ import FixedPoint
     @usableFromInline var rows: [RectStampRow]
     @usableFromInline var words: [UInt32]
     @usableFromInline var clock: UInt32 = 0
+    @usableFromInline var lastHit = 0
 
     init() {
         slots = Array(repeating: nil, count: RectStamps.slotCount)
@@ -47,10 +48,12 @@ import FixedPoint
     /// in the least recently used slot.
     @inlinable mutating func slot(for shape: RoundedRectangle, paint: UInt32, alpha: UInt32) -> Int? {
         clock &+= 1
+        // The slot used last first: a frame's fills come in the order of the last frame's.
+        if let s = slots[lastHit], s.holds(shape, paint: paint, alpha: alpha) { slots[lastHit]!.lastUse = clock; return lastHit }
         var oldest = 0, oldestUse = UInt32.max
         for i in 0..<RectStamps.slotCount {
             guard let s = slots[i] else { oldest = i; oldestUse = 0; continue }
-            if s.holds(shape, paint: paint, alpha: alpha) { slots[i]!.lastUse = clock; return i }
+            if s.holds(shape, paint: paint, alpha: alpha) { slots[i]!.lastUse = clock; lastHit = i; return i }
             if s.lastUse < oldestUse { oldest = i; oldestUse = s.lastUse }
         }
         slots[oldest] = RectStampSlot(rect: shape.rect, radius: shape.cornerRadius, paint: paint, alpha: alpha, lastUse: clock)
