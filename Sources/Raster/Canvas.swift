@@ -149,8 +149,8 @@ public struct Canvas: Sendable {
         // A bar's fill in its track: the part inside is a rounded rectangle itself, drawn unclipped.
         if clips.count == 1, case .roundedRect(let r, let radius) = clips[0],
            let inside = shape.intersection(withSameRows: RoundedRectangle(r, cornerRadius: radius)) {
-            if case .solid(let color) = paint, Canvas.hasLeanRows(inside, area: area) {
-                compositeRoundedRows(inside, area: area, solid: color, blend: blend, alpha: alpha)
+            if case .solid(let color) = paint, blend == .normal, Canvas.hasLeanRows(inside, area: area) {
+                compositeRoundedRows(inside, area: area, solid: color, alpha: alpha)
             } else {
                 composite(area: area, paint: paint, blend: blend, alpha: alpha, RoundedRectangleCoverage(shape: inside, memoized: false), clipsApply: false)
             }
