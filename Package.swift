@@ -46,7 +46,8 @@ let package = Package(
         .target(name: "CommandLineKit", dependencies: ["CLinux", "CompactText"]),
         // LED wire transports: spidev, SPI bit-banged over libgpiod, and capture transports for tests.
         .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
-        .target(name: "Transports", dependencies: ["CLinux", "CGpiod", "LinuxSystem", "CompactText"]),
+        // Per frame as well (a display's bytes go out through it every frame): see Raster.
+        .target(name: "Transports", dependencies: ["CLinux", "CGpiod", "LinuxSystem", "CompactText"], swiftSettings: perFrame),
         .target(
             name: "Displays",
             dependencies: ["FixedPoint", "CompactText", "Raster", "ImageCodecs", "CLinux", "LinuxSystem", "Transports"],
