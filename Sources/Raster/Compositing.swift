@@ -254,13 +254,7 @@ extension Canvas {
 
             // Onto pixels still clear since `clear()`, every blend mode gives the source
             // itself (S + 0 × anything), so it is stored without reading what is there.
-            var ontoClear = false
-            if knowsClear {
-                let d = drawn[y], lo = Int(d & 0xFFFF), hi = Int(d >> 16)
-                ontoClear = lo >= hi || span.hi <= lo || span.lo >= hi
-                drawn[y] = lo >= hi ? UInt32(span.lo) | UInt32(span.hi) << 16
-                    : UInt32(smaller(lo, span.lo)) | UInt32(larger(hi, span.hi)) << 16
-            }
+            let ontoClear = knowsClear && Canvas.noteDrawn(drawn + y, span.lo, span.hi)
 
             // Near the outline every pixel on its own, in passes: the shape's coverage of each
             // edge column, then the clips, then the paint (a loop specialised on what is the
@@ -299,6 +293,14 @@ extension Canvas {
                 }
             }
         }
+    }
+
+    /// Notes columns lo ..< hi of a row as drawn (`drawn`: the row's drawn columns since `clear()`,
+    /// `lo | hi << 16`, empty when lo ≥ hi) and says whether they were all still clear.
+    @inlinable @inline(__always) static func noteDrawn(_ row: UnsafeMutablePointer<UInt32>, _ lo: Int, _ hi: Int) -> Bool {
+        let d = row.pointee, dlo = Int(d & 0xFFFF), dhi = Int(d >> 16)
+        row.pointee = dlo >= dhi ? UInt32(lo) | UInt32(hi) << 16 : UInt32(smaller(dlo, lo)) | UInt32(larger(dhi, hi)) << 16
+        return dlo >= dhi || hi <= dlo || lo >= dhi
     }
 
     /// The clips applied to the edge coverages of columns lo ..< hi: where every clip is uniform

@@ -96,8 +96,7 @@ extension Canvas {
                 let lo = Int(r.lo), hi = Int(r.hi)
                 if lo >= hi { continue }
                 // As the pixel loop leaves `drawn`, the row being clear in lo ..< hi.
-                let d = drawn[y], dlo = Int(d & 0xFFFF), dhi = Int(d >> 16)
-                drawn[y] = dlo >= dhi ? UInt32(lo) | UInt32(hi) << 16 : UInt32(smaller(dlo, lo)) | UInt32(larger(dhi, hi)) << 16
+                _ = Canvas.noteDrawn(drawn + y, lo, hi)
                 UnsafeMutableRawPointer(pixels + y * width + lo).copyMemory(from: words + i * RectStamps.capacity + Int(r.offset), byteCount: (hi - lo) * 4)
             }
         }

@@ -44,13 +44,7 @@ extension Canvas {
                 let span = RowSpan(columns: columns, shape.tameRowBounds(height))
                 if span.isEmpty { continue }
                 let line = pixels + y * width
-                var ontoClear = false
-                if knowsClear {
-                    let d = drawn[y], lo = Int(d & 0xFFFF), hi = Int(d >> 16)
-                    ontoClear = lo >= hi || span.hi <= lo || span.lo >= hi
-                    drawn[y] = lo >= hi ? UInt32(span.lo) | UInt32(span.hi) << 16
-                        : UInt32(smaller(lo, span.lo)) | UInt32(larger(hi, span.hi)) << 16
-                }
+                let ontoClear = knowsClear && Canvas.noteDrawn(drawn + y, span.lo, span.hi)
                 let row = RoundedRectangleRow(tame, height: height)
                 Canvas.roundedEdge(row, span.lo, span.innerLo, line: line, alpha: alpha, solid: solid, lanes: lanes, ontoClear: ontoClear, roots: roots, Blend.self)
                 Canvas.roundedEdge(row, span.innerHi, span.hi, line: line, alpha: alpha, solid: solid, lanes: lanes, ontoClear: ontoClear, roots: roots, Blend.self)
