@@ -104,7 +104,7 @@ public struct RoundedRectangle: Shape {
     /// two radii wide. A pixel's coverage depends on its distance to the nearer end alone, and
     /// never falls as that distance grows, so the smaller of the two shapes' coverages is that of
     /// the one spanning from the inner left end to the inner right end: the same bytes as `self`
-    /// clipped to `other` (a bar's fill in its track; RasterTests' `fillInItsTrack` compares them).
+    /// clipped to `other` (a bar's fill in its track; RasterTests' `fillsInTheirTrackEqualClippedOnes` compares them).
     @inlinable func intersection(withSameRows other: RoundedRectangle) -> RoundedRectangle? {
         guard rect.y == other.rect.y, rect.height == other.rect.height, cornerRadius == other.cornerRadius else { return nil }
         let x0 = Swift.max(rect.x, other.rect.x), x1 = Swift.min(rect.maxX, other.rect.maxX)

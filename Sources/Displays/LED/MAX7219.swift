@@ -58,7 +58,7 @@ public final class MAX7219Display: Display {
     /// `source[(m × 8 + d) × 8 + b]` is the canvas pixel index. `limit[i]` is the luma at or
     /// above which canvas pixel i is lit, and `lit[i]` whether it is, this frame (1 or 0): a pass
     /// along the canvas and a gather of bits, rather than a pixel's luma worked out in the order
-    /// of the modules' bits (10.5 k instructions a 64x8 frame before, ~3 k after).
+    /// of the modules' bits (10.5 k instructions a 64x8 frame before, ~8 k after).
     private let source: [Int32]
     private let limit: [UInt8]
     private var lit: [UInt8]
