@@ -17,8 +17,8 @@ struct ModuleBlock: Sendable {
         base = index(0, 0)
         digitStep = index(1, 0) - base
         bitStep = index(0, 1) - base
-        let d = abs(digitStep), b = abs(bitStep)
-        guard (d == 1 && b == width) || (d == width && b == 1) else { return nil }
+        let digitStride = abs(digitStep), bitStride = abs(bitStep)
+        guard (digitStride == 1 && bitStride == width) || (digitStride == width && bitStride == 1) else { return nil }
         for d in 0..<8 {
             for b in 0..<8 where index(d, b) != base + d * digitStep + b * bitStep { return nil }
         }
