@@ -17,6 +17,10 @@ public protocol SPIBus: AnyObject {
     // specialised for each conforming class instead.
     func sendSplitting(_ bytes: UnsafeRawBufferPointer) throws(TransportError)
     func send(_ array: [UInt8]) throws(TransportError)
+    /// Told after the last message of a frame (or of a display's set-up or clearing): a bus
+    /// that shows what it was sent (`dry-run=FILE`) shows whole frames, not a frame half sent.
+    /// Does nothing on a real bus.
+    func frameSent()
 }
 
 extension SPIBus {
@@ -32,6 +36,8 @@ extension SPIBus {
             start = end
         }
     }
+
+    @inlinable public func frameSent() {}
 
     /// Sends the bytes of `array` as one message.
     @inlinable public func send(_ array: [UInt8]) throws(TransportError) {

@@ -59,6 +59,27 @@ import Transports
         dim.close()
     }
 
+    @Test("max7219: the file shows whole frames; rows sent of a frame not yet finished do not reach it")
+    func max7219WholeFrames() throws {
+        let file = Self.path("rows.png")
+        let preview = try WirePreview(path: file, format: .max7219(modules: 1, columns: 1, blockOrientation: 0, reverseOrder: false))
+        // Digit 3 (block column 2) all lit, then digit 5 (column 4): two of a frame's row messages.
+        try preview.send([3, 0xFF])
+        #expect(try PNG.read(path: file)[2, 4] == .black, "one row of a frame in the file before the frame is sent whole")
+        try preview.send([5, 0xFF])
+        preview.frameSent()
+        let image = try PNG.read(path: file)
+        for y in 0..<8 { #expect(image[2, y] == .white && image[4, y] == .white && image[3, y] == .black, "row \(y)") }
+        // A display's frame: the file is written once the frame is sent, as its last row is.
+        var one = MAX7219Display.Configuration()
+        one.modules = 1
+        let display = try MAX7219Display(configuration: one, bus: preview)
+        var canvas = Canvas(width: 8, height: 8)
+        canvas.fill(Rectangle(FixedRect(x: 0, y: 0, width: 8, height: 8)), with: .solid(.white))
+        try display.show(canvas)
+        #expect(try PNG.read(path: file)[7, 7] == .white)
+    }
+
     @Test("a dry-run file that is neither .png nor .ppm, or cannot be written, is refused at open naming what is accepted")
     func refusals() throws {
         #expect(throws: DisplayOpenError.self) { try MAX7219Display.open(try DisplaySpec(parsing: "max7219:dry-run=/tmp/leds.jpg")) }

@@ -185,5 +185,6 @@ extension SPIBus {
             } catch { return .failure(error) }
         }
         if case .failure(let error) = result { throw DisplayError(display: display, error) }
+        frameSent()
     }
 }

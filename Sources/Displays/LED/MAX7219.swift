@@ -179,6 +179,7 @@ public final class MAX7219Display: Display {
         for i in 0..<shown.count where i % 2 == 1 { shown[i] = 0 }
         for i in 0..<8 { rowValid[i] = true }
         try writeAll(register: MAX7219Display.shutdown, value: 1)
+        bus.frameSent()
     }
 
     public func show(_ canvas: Canvas) throws(DisplayError) {
@@ -211,12 +212,14 @@ public final class MAX7219Display: Display {
                 }
             }
         }
+        defer { bus.frameSent() }
         try sendChangedRows()
     }
 
     /// All LEDs off (through the same changed-rows path).
     public func clear() throws(DisplayError) {
         for i in 0..<frame.count where i % 2 == 1 { frame[i] = 0 }
+        defer { bus.frameSent() }
         try sendChangedRows()
     }
 
@@ -265,5 +268,6 @@ public final class MAX7219Display: Display {
         if closed { return }
         closed = true
         try? writeAll(register: MAX7219Display.shutdown, value: 0)
+        bus.frameSent()
     }
 }

@@ -31,7 +31,8 @@ public enum WireFormat: Sendable {
 /// An SPI bus for `dry-run=FILE`: nothing is sent; the bytes are decoded as the LEDs would take
 /// them and the picture (one pixel per LED: lit MAX7219 LEDs white, unlit black; RGB LEDs their
 /// colour after brightness and gamma) is written to FILE, PNG or PPM by its extension, replaced
-/// atomically (written beside it, then renamed) whenever it changes.
+/// atomically (written beside it, then renamed) when a frame that changed it has been sent
+/// whole (`frameSent`): a MAX7219 frame is up to eight messages, one a digit row.
 public final class WirePreview: SPIBus {
     public let name: String
     public let maximumMessageLength: Int
@@ -76,6 +77,9 @@ public final class WirePreview: SPIBus {
         case .ws2812(let w, let h, let layout, let origin, let order, let encoding):
             decodeWS2812(message, width: w, height: h, layout: layout, origin: origin, order: order, encoding: encoding)
         }
+    }
+
+    public func frameSent() {
         if dirty { try? write() }
     }
 
