@@ -14,24 +14,8 @@ cd "$root/Benchmarks"
 pkg-config --exists cairo || { echo "cairo not found: apt-get install libcairo2-dev" >&2; exit 1; }
 mkdir -p .build/peers
 cc -O2 -o .build/peers/cairo-linkedin Peers/cairo-linkedin.c $(pkg-config --cflags --libs cairo) -lm
-swift build -c release --product FrameCost >/dev/null || { echo "building FrameCost failed" >&2; exit 1; }
-# Without debug information, as scripts/frame-instructions.sh: valgrind 3.19 cannot read Swift
-# 6.3's DWARF 5.
-ours=$(mktemp); trap 'rm -f "$ours"' EXIT
-objcopy --strip-debug "$(swift build -c release --show-bin-path)/FrameCost" "$ours"
+. Peers/measure.sh
 cairo=.build/peers/cairo-linkedin
-count() {  # PROGRAM ARGS... -> instructions collected
-    out=$(mktemp)
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>"$out" >/dev/null || true
-    n=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out")
-    [ -n "$n" ] || { echo "callgrind failed on $*:" >&2; tail -5 "$out" >&2; rm -f "$out"; exit 2; }
-    rm -f "$out"; echo "$n"
-}
-per_frame() {  # PROGRAM ARGS-BEFORE-FRAMES... -> instructions per frame
-    base=$(count "$@" 0); total=$(count "$@" "$frames")
-    echo $(( (total - base) / frames ))
-}
-ns() { "$@" $((frames * 20)) | sed -n 's/.* \([0-9]*\) ns\/frame.*/\1/p'; }
 printf '%-8s %14s %14s %7s %12s %12s %7s\n' size "loaderd instr" "cairo instr" ratio "loaderd ns" "cairo ns" ratio
 for size in $sizes; do
     a=$(per_frame "$ours" linkedin "$size"); b=$(per_frame "$cairo" "$size")

@@ -20,24 +20,8 @@ if [ ! -x "$venv/bin/python" ]; then
     "$venv/bin/pip" install -q luma.led_matrix==1.9.0 luma.core==2.6.0 pillow==13.0.0 \
         || { rm -rf "$venv"; echo "installing luma.led_matrix from PyPI failed" >&2; exit 1; }
 fi
-swift build -c release --product FrameCost >/dev/null || { echo "building FrameCost failed" >&2; exit 1; }
-# Without debug information, as scripts/frame-instructions.sh: valgrind 3.19 cannot read Swift
-# 6.3's DWARF 5.
-ours=$(mktemp); trap 'rm -f "$ours"' EXIT
-objcopy --strip-debug "$(swift build -c release --show-bin-path)/FrameCost" "$ours"
+. Peers/measure.sh
 size="$((modules * 8))x8"
-count() {  # PROGRAM ARGS... -> instructions collected
-    out=$(mktemp)
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>"$out" >/dev/null || true
-    n=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out")
-    [ -n "$n" ] || { echo "callgrind failed on $*:" >&2; tail -5 "$out" >&2; rm -f "$out"; exit 2; }
-    rm -f "$out"; echo "$n"
-}
-per_frame() {  # PROGRAM ARGS-BEFORE-FRAMES... -> instructions per frame
-    base=$(count "$@" 0); total=$(count "$@" "$frames")
-    echo $(( (total - base) / frames ))
-}
-ns() { "$@" $((frames * 20)) | sed -n 's/.* \([0-9]*\) ns\/frame.*/\1/p'; }
 a=$(per_frame "$ours" max7219:linkedin "$size"); b=$(per_frame "$venv/bin/python" Peers/luma-linkedin.py "$modules")
 ta=$(ns "$ours" max7219:linkedin "$size"); tb=$(ns "$venv/bin/python" Peers/luma-linkedin.py "$modules")
 printf '%-8s %14s %14s %7s %12s %12s %7s\n' size "loaderd instr" "luma instr" ratio "loaderd ns" "luma ns" ratio
