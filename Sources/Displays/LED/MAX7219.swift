@@ -1,3 +1,4 @@
+import CLinux
 import Raster
 import Transports
 import CompactText
@@ -188,17 +189,10 @@ public final class MAX7219Display: Display {
         canvas.pixels.withUnsafeBufferPointer { pixels in
             limit.withUnsafeBufferPointer { limit in
                 lit.withUnsafeMutableBufferPointer { lit in
-                    // `LED8.luma` of a pixel read as one little-endian word (r, g, b, a from the
-                    // low byte up), in 16-bit arithmetic: 54 r + 183 g + 19 b + 128 is at most
-                    // 65,408. So written the loop vectorises (6.5 instructions a pixel on x86_64);
-                    // over the pixel's bytes it took ~10, in 32-bit lanes ~9.
                     let words = UnsafeRawPointer(pixels.baseAddress!)
                     for i in 0..<lit.count {
                         let p = UInt32(littleEndian: words.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))
-                        let r = UInt16(truncatingIfNeeded: p & 0xFF), g = UInt16(truncatingIfNeeded: (p >> 8) & 0xFF)
-                        let b = UInt16(truncatingIfNeeded: (p >> 16) & 0xFF)
-                        let sum = r &* 54 &+ g &* 183 &+ b &* 19 &+ 128
-                        lit[i] = UInt8(truncatingIfNeeded: sum >> 8) >= limit[i] ? 1 : 0
+                        lit[i] = LED8.luma(word: p) >= limit[i] ? 1 : 0
                     }
                 }
             }
@@ -244,23 +238,9 @@ public final class MAX7219Display: Display {
         }
     }
 
-    /// Whether `a` and `b` hold the same `count` bytes from `start`: eight at a time, then one.
+    /// Whether `a` and `b` hold the same `count` bytes from `start` (memcmp: a word at a time).
     private static func same(_ a: [UInt8], _ b: [UInt8], _ start: Int, _ count: Int) -> Bool {
-        a.withUnsafeBytes { a in
-            b.withUnsafeBytes { b in
-                let p = a.baseAddress! + start, q = b.baseAddress! + start
-                var i = 0
-                while i &+ 8 <= count {
-                    if p.loadUnaligned(fromByteOffset: i, as: UInt64.self) != q.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
-                    i &+= 8
-                }
-                while i < count {
-                    if p.load(fromByteOffset: i, as: UInt8.self) != q.load(fromByteOffset: i, as: UInt8.self) { return false }
-                    i &+= 1
-                }
-                return true
-            }
-        }
+        a.withUnsafeBytes { a in b.withUnsafeBytes { b in memcmp(a.baseAddress! + start, b.baseAddress! + start, count) == 0 } }
     }
 
     /// Blanks the modules and puts them in shutdown; the bus is released with the display.
