@@ -5,7 +5,8 @@ import Testing
 
 /// A recorded boot replayed twice against the real loaderd, as PID 1 sends it: 60 units over
 /// about 3 s, one connection per `U` message. The first boot (no timeline) is monotonic and ends
-/// at 100; the second, mapped through the first's timeline, follows time closely.
+/// at 100; the second maps every unit to its share of the first (its closeness to the clock is
+/// printed).
 @Suite(.enabled(if: BootTestEnvironment.canIsolate, "needs root and unshare -n"))
 struct BootReplayTests {
     static let units: [String] = (0..<60).map { i in
@@ -61,16 +62,28 @@ struct BootReplayTests {
         let saved = try #require(try BootTimeline.load(path: timeline).get())
         #expect(saved.units.map(\.name) == Self.units)
 
-        // Boot 2: every unit maps to its share of boot 1.
+        // Boot 2: every unit maps to its share of boot 1, as boot 1's saved timeline gives it
+        // (exact: the estimate depends on the recorded times, not on when this boot runs).
+        let expected: [Double] = {
+            var highest = 0
+            return saved.units.map { unit in
+                let share = Int(min(100_000, unit.at * 100_000 / saved.total))
+                highest = max(highest, min(share, BootProgressEstimator.ceiling))
+                return Double(highest) / 1000
+            }
+        }()
         try FileManager.default.removeItem(atPath: dir + "/frame.ppm")
         let second = try boot(directory: dir)
         let total = second.last!.seconds
         let p2 = second.dropLast().map { $0.progress ?? -1 }
-        #expect(zip(p2, p2.dropFirst()).allSatisfy { $0 <= $1 }, "second boot: \(p2)")
+        #expect(p2.count == expected.count && zip(p2, expected).allSatisfy { abs($0 - $1) < 0.0005 },
+                "second boot: \(p2), expected \(expected)")
+        // How closely that follows this boot's clock depends on the machine's load: reported, not
+        // asserted (a stall of a few hundred milliseconds on a shared machine moves it).
         let deviations = second.dropLast().map { abs(($0.progress ?? -100) - 100 * $0.seconds / total) }
         let worst = deviations.max() ?? 100
         print("boot replay: first boot ends at \(p1.last!) before quit; second boot max deviation from linear \(String(format: "%.2f", worst)) points over \(second.count - 1) units in \(String(format: "%.2f", total)) s")
-        #expect(worst <= 10, "second boot: \(p2)")
+        #expect(expected.last! > 90 && expected.first! < 10, "boot 1's timeline spans the boot: \(expected)")
         #expect(try ImageFile.read(path: dir + "/frame.ppm") == full)
         // Boot 2 wrote its own timeline.
         let again = try #require(try BootTimeline.load(path: timeline).get())
