@@ -18,29 +18,34 @@ public struct DisplaySpec: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `TYPE[:key=value[,key=value]...]`. Values cannot contain commas.
     public init(parsing text: String) throws(DisplaySpecError) {
-        let typePart: Substring, rest: Substring
-        if let colon = text.firstIndex(of: ":") {
-            typePart = text[..<colon]; rest = text[text.index(after: colon)...]
-        } else {
-            typePart = Substring(text); rest = ""
-        }
-        guard !typePart.isEmpty, typePart.utf8.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F }) else {
+        // On the UTF-8 bytes: the separators are ASCII, so every cut falls between two scalars.
+        // (By Character, with grapheme breaking at every step, parsing one spec took ~19,000
+        // instructions, twice at each start.)
+        let bytes = text.utf8
+        let colon = bytes.firstIndex(of: UInt8(ascii: ":"))
+        let typeBytes = bytes[..<(colon ?? bytes.endIndex)]
+        guard !typeBytes.isEmpty, typeBytes.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F }) else {
             throw DisplaySpecError(spec: text, message: "expected TYPE:key=value,... (e.g. fb:device=/dev/fb0,scale=4)")
         }
         var options: [Option] = []
-        for item in rest.split(separator: ",", omittingEmptySubsequences: true) {
-            guard let eq = item.firstIndex(of: "="), eq != item.startIndex else {
-                throw DisplaySpecError(spec: text, message: "'\(item)' is not key=value")
+        var start = colon.map { bytes.index(after: $0) } ?? bytes.endIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.endIndex
+            let item = bytes[start..<end]
+            start = end < bytes.endIndex ? bytes.index(after: end) : end
+            if item.isEmpty { continue }
+            guard let eq = item.firstIndex(of: UInt8(ascii: "=")), eq != item.startIndex else {
+                throw DisplaySpecError(spec: text, message: "'\(String(decoding: item, as: UTF8.self))' is not key=value")
             }
-            let key = String(item[..<eq])
+            let key = String(decoding: item[..<eq], as: UTF8.self)
             if options.contains(where: { $0.key == key }) {
                 throw DisplaySpecError(spec: text, message: "'\(key)' is given twice")
             }
-            options.append(Option(key, String(item[item.index(after: eq)...])))
+            options.append(Option(key, String(decoding: item[item.index(after: eq)...], as: UTF8.self)))
         }
         // ASCII only (checked above), lowered without the Unicode tables (Raster's asciiLowercased;
         // this file stays standard-library-only for the config fuzzer).
-        self.type = String(decoding: typePart.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+        self.type = String(decoding: typeBytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
         self.options = options
     }
 

@@ -30,7 +30,7 @@ public enum LaunchCheck {
             return "\(source): unknown loader '\(name)'\(hint); loaders: " + Catalog.names.joined(separator: ", ")
         }
         do {
-            _ = try Catalog.make(type.name, assignments: assignments.map { ($0.key, $0.value) })
+            try Catalog.validate(type.name, assignments: assignments.map { ($0.key, $0.value) })
         } catch {
             return "\(source) \(type.name): \(error.description)"
         }

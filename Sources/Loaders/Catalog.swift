@@ -29,6 +29,17 @@ public enum Catalog {
         return loaders.first { $0.name == lowered }
     }
 
+    /// Validates `assignments` against the loader's parameters without building it: what a
+    /// settings check needs (the daemon builds the loader once, when it starts it).
+    public static func validate(_ name: String, assignments: [(key: String, value: String)] = []) throws(LoaderError) {
+        guard let kind = type(named: name) else { throw .unknownLoader(name) }
+        do {
+            _ = try Parameters.check(loader: kind.name, specs: kind.parameters, presets: kind.presets, assignments: assignments)
+        } catch {
+            throw .parameter(error)
+        }
+    }
+
     /// Validates `assignments` against the loader's parameters and builds it.
     public static func make(_ name: String, assignments: [(key: String, value: String)] = []) throws(LoaderError) -> AnyLoader {
         guard let kind = type(named: name) else { throw .unknownLoader(name) }

@@ -214,7 +214,13 @@ struct Loaderd {
                 return Assignment(key: String(word[..<eq]), value: String(word[word.index(after: eq)...]))
             }
         }
-        if let loader = settings.loader, let problem = LaunchCheck.loaderProblem(loader, settings.assignments, source: "loader") { throw ConfigError(source: config ?? "command line", message: problem) }
+        // Checked once: a loader given here was checked with these --set words by validate(), and
+        // the file's loader with its parameters when the file was read; only the file's loader
+        // with --set words from here is a new pair. (The daemon builds the loader once, to start it.)
+        if loader == nil, !assignments.isEmpty, let name = settings.loader,
+           let problem = LaunchCheck.loaderProblem(name, settings.assignments, source: "loader") {
+            throw ConfigError(source: config ?? "command line", message: problem)
+        }
         if let progress { settings.progress = Percent(parsing: Substring(progress)) }
         if let message { settings.message = message }
         if let maxClients { settings.maxClients = maxClients }

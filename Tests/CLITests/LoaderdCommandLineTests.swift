@@ -48,4 +48,19 @@ struct LoaderdCommandLineTests {
         #expect(r.stderr == stderr)
         #expect(r.stdout.isEmpty)
     }
+
+    /// The config file's loader with `--set` words from the command line is the one pair neither
+    /// the flags' check nor the file's covers: refused before anything starts, naming both.
+    @Test(.timeLimit(.minutes(1))) func configLoaderWithABadSetWordIsRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("loaderd-set-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let config = dir + "/loaderd.toml"
+        try "[loader]\nname = \"linkedin\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let display = "image:path=\(dir)/frame.ppm,size=8x8"
+        let bad = try Binary.run("loaderd", ["--config", config, "--set", "duration=0.01", "--socket", dir + "/s", "--display", display])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("\(config): loader linkedin: linkedin: invalid duration=0.01: expected seconds from 0.05 to 60"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/s") && !FileManager.default.fileExists(atPath: dir + "/frame.ppm"))
+    }
 }

@@ -10,6 +10,24 @@ import Glibc
         try #require(try LEDDisplays.open(DisplaySpec(parsing: text)))
     }
 
+    /// The spec's grammar: type, then key=value items split at commas; empty items skipped;
+    /// non-ASCII values kept whole; what is malformed named.
+    @Test func specGrammar() throws {
+        let spec = try DisplaySpec(parsing: "FB:device=/dev/fb0,,label=Café ☕,scale=4,")
+        #expect(spec.type == "fb")
+        #expect(spec.options == [.init("device", "/dev/fb0"), .init("label", "Café ☕"), .init("scale", "4")])
+        #expect(try DisplaySpec(parsing: "image").options.isEmpty && DisplaySpec(parsing: "image:").options.isEmpty)
+        #expect(try DisplaySpec(parsing: "x:a=b=c")["a"] == "b=c")
+        for (text, message) in [
+            ("fb:device", "'device' is not key=value"), ("fb:=3", "'=3' is not key=value"),
+            ("fb:scale=2,scale=3", "'scale' is given twice"), ("fb:a=1,é", "'é' is not key=value"),
+            (":a=1", "expected TYPE:key=value,... (e.g. fb:device=/dev/fb0,scale=4)"),
+            ("fé:a=1", "expected TYPE:key=value,... (e.g. fb:device=/dev/fb0,scale=4)"),
+        ] {
+            #expect(throws: DisplaySpecError(spec: text, message: message), "\(text)") { try DisplaySpec(parsing: text) }
+        }
+    }
+
     @Test(arguments: [
         ("max7219:spi=/dev/spidev0.0,modules=8,dry-run=true", 64, 8),
         ("apa102:gpiochip=gpiochip0,clock=11,data=10,size=16x16,layout=serpentine,dry-run=true", 16, 16),

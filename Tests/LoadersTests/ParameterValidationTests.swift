@@ -13,6 +13,29 @@ import Testing
         }
     }
 
+    /// `Catalog.validate` (a settings check) parses only the values given: it relies on every
+    /// default parsing, and refuses exactly what `make` refuses.
+    @Test func everyDefaultParsesAndValidateAgreesWithMake() throws {
+        for kind in Catalog.loaders {
+            for spec in kind.parameters {
+                #expect(throws: Never.self, "\(kind.name).\(spec.key) default \(spec.defaultValue)") {
+                    _ = try spec.parse(spec.defaultValue, loader: kind.name)
+                }
+            }
+        }
+        let cases: [(String, [(key: String, value: String)])] = [
+            ("linkedin", []), ("linkedin", [("duration", "0.01")]), ("linkedin", [("speed", "3")]),
+            ("shimmer", [("preset", "grok"), ("duration", "2")]), ("shimmer", [("preset", "nosuch")]),
+            ("shimmer", [("preset", "calm")]), ("bar", [("preset", "calm")]), ("worm", [("screen.background", "#000000")]),
+            ("worm", [("screen.background", "nope")]), ("nosuch", []),
+        ]
+        for (name, assignments) in cases {
+            let made: String? = { do { _ = try Catalog.make(name, assignments: assignments); return nil } catch { return "\(error)" } }()
+            let checked: String? = { do { try Catalog.validate(name, assignments: assignments); return nil } catch { return "\(error)" } }()
+            #expect(made == checked, "\(name) \(assignments)")
+        }
+    }
+
     @Test func catalogOrder() {
         #expect(Catalog.names.first == "linkedin")
         #expect(Catalog.names.dropFirst().first == "pagedots")

@@ -61,7 +61,7 @@ public struct Config: Sendable, Equatable {
         /// `name`: the loader started at launch (a catalog name); `nil`: start with nothing shown.
         public var name: String? = nil
         /// `parameters`: the loader's `key = "value"` settings, in file order, already validated
-        /// against the catalog (`Catalog.make(name, assignments: parameters.assignments)` succeeds).
+        /// against the catalog (`Catalog.validate(name, assignments: parameters.assignments)` succeeds).
         public var parameters: [Parameter] = []
         /// `message`: the message line at launch; `nil`: none.
         public var message: String? = nil
@@ -330,7 +330,7 @@ struct ConfigDecoder {
                 throw error("parameters need a loader: set loader.name too", at: parametersEntry.keyPosition, key: "loader.parameters")
             }
             do {
-                _ = try Catalog.make(name, assignments: l.parameters.assignments)
+                try Catalog.validate(name, assignments: l.parameters.assignments)
             } catch {
                 throw parameterError(error, name: name, entry: parametersEntry)
             }
