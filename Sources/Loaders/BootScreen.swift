@@ -120,7 +120,7 @@ public struct Logo: Sendable {
                 h = Swift.max(1, maxHeight); w = Swift.max(1, Int(Int64(iw) * Int64(h) / Int64(ih)))
             }
         }
-        var pixels = [Pixel](repeating: .transparent, count: w * h)
+        var pixels = [Pixel](transparentCount: w * h)
         // Box filter: each output pixel averages the source pixels whose centres fall in it.
         for y in 0..<h {
             let sy0 = y * ih / h, sy1 = Swift.max(sy0 + 1, (y + 1) * ih / h)

@@ -61,12 +61,12 @@ public struct Canvas: Sendable {
                      "canvas size \(width)x\(height) outside 1...\(Canvas.maximumSide)")
         self.width = width
         self.height = height
-        self.storage = Array(repeating: .transparent, count: width * height)
+        self.storage = [Pixel](transparentCount: width * height)
         self.drawn = Array(repeating: 0, count: height)
         self.knowsClear = true
         self.clips = []
         self.clips.reserveCapacity(Canvas.clipCapacity)
-        self.paintRow = Array(repeating: .transparent, count: width)
+        self.paintRow = [Pixel](transparentCount: width)
         self.coverageRow = Array(repeating: 0, count: width)
         self.outlineSlots = Array(repeating: .empty, count: OutlineMemo.slotCount)
         self.outlineRows = Array(repeating: .empty, count: OutlineMemo.slotCount * height)

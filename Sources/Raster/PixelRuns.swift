@@ -153,3 +153,23 @@ import CLinux
 @inlinable @inline(__always) func scaledPixel(_ lanes: UInt64, coverage: UInt8) -> Pixel {
     unsafeBitCast(scaledWord(lanes, coverage: coverage), to: Pixel.self)
 }
+
+extension Array where Element == Pixel {
+    /// `count` transparent pixels, as zero bytes by one `memset`. (`Array(repeating: .transparent,
+    /// count:)` stored them a pixel at a time at -Osize, 8 instructions a pixel: 4.1 M for the
+    /// 960x540 canvas of a 1080p screen at every start, ~10 ms on a Pi Zero.)
+    public init(transparentCount count: Int) {
+        self.init(unsafeUninitializedCapacity: count) { buffer, initialized in
+            buffer.setTransparent()
+            initialized = count
+        }
+    }
+}
+
+extension UnsafeMutableBufferPointer where Element == Pixel {
+    /// Every pixel transparent (zero bytes, one `memset`): for pixels or for memory not yet
+    /// initialised (a pixel is four bytes with nothing to release).
+    public func setTransparent() {
+        if let base = baseAddress, count > 0 { memset(base, 0, count * MemoryLayout<Pixel>.stride) }
+    }
+}

@@ -167,7 +167,7 @@ public final class DRMDisplay: Display {
         outputNames = choice.assignments.map { $0.output.name }
         card = fd
         previous = .allocate(capacity: placement.canvasWidth * placement.canvasHeight)
-        previous.initialize(repeating: .transparent)
+        previous.setTransparent()
         events = .allocate(byteCount: 1024, alignment: 8)
         // From here close() owns the descriptor, master, buffers and console.
         ok = true; keepMaster = true
@@ -353,7 +353,7 @@ public final class DRMDisplay: Display {
         if isDoubleBuffered { writer.fillBackground(bases.1, rowPixels: screenWidth, rows: screenHeight) }
         staleBack = nil
         if !isDoubleBuffered { reportDirty(PixelRect(x: 0, y: 0, width: placement.rotatedWidth, height: placement.rotatedHeight)) }
-        previous.update(repeating: .transparent)
+        previous.setTransparent()
         hasPrevious = true
     }
 

@@ -201,7 +201,7 @@ public final class FramebufferDisplay: Display {
         self.placement = placement
         writer = FrameWriter(placement: placement, encoder: PixelEncoder(format), background: options.background, stride: stride)
         previous = .allocate(capacity: placement.canvasWidth * placement.canvasHeight)
-        previous.initialize(repeating: .transparent)
+        previous.setTransparent()
 
         let base = memory.base
         visibleBase = base + visibleOffset
@@ -345,7 +345,7 @@ public final class FramebufferDisplay: Display {
         }
         // The screen now shows an all-transparent canvas (so far in memory: a failed write leaves
         // the file stale, to be written whole at the next frame).
-        previous.update(repeating: .transparent)
+        previous.setTransparent()
         hasPrevious = true
         try writeStandIn(rows: 0..<screenHeight)
     }
