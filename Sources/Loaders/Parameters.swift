@@ -162,18 +162,17 @@ public struct Parameters: Sendable {
                 assignments: [(key: String, value: String)]) throws(ParameterError) {
         let given = try Self.check(loader: loader, specs: specs, presets: presets, assignments: assignments)
         self.loader = loader
-        var values: [String: ParameterValue] = [:]
-        for spec in specs { values[spec.key] = try spec.parse(spec.defaultValue, loader: loader) }
-        for (key, value) in given.values { values[key] = value }
+        var values = given.values
+        for spec in specs where values[spec.key] == nil { values[spec.key] = try spec.parse(spec.defaultValue, loader: loader) }
         self.values = values
         screen = given.screen
     }
 
     /// Checks `assignments` as `init` does, without the defaults (a settings check: every default
-    /// parses, LoadersTests says so): the values given, in the order they apply, and the scene's.
+    /// parses, LoadersTests says so): the values given (the last of a key wins), and the scene's.
     public static func check(loader: String, specs: [ParameterSpec], presets: [Preset] = [],
                              assignments: [(key: String, value: String)]) throws(ParameterError)
-        -> (values: [(key: String, value: ParameterValue)], screen: ScreenSettings) {
+        -> (values: [String: ParameterValue], screen: ScreenSettings) {
         var explicit = assignments.filter { !$0.key.hasPrefix(ScreenSettings.prefix) }
         let screen = try ScreenSettings(assignments.filter { $0.key.hasPrefix(ScreenSettings.prefix) }, loader: loader)
         if let i = explicit.lastIndex(where: { $0.key == "preset" }) {
@@ -185,7 +184,7 @@ public struct Parameters: Sendable {
             explicit.removeAll { $0.key == "preset" }
             explicit = preset.values + explicit
         }
-        var values: [(key: String, value: ParameterValue)] = []
+        var values: [String: ParameterValue] = [:]
         for (key, value) in explicit {
             guard let spec = specs.first(where: { $0.key == key }) else {
                 var keys = specs.map { $0.key }
@@ -193,7 +192,7 @@ public struct Parameters: Sendable {
                 throw ParameterError(loader: loader, key: key, value: value,
                                      reason: "unknown parameter; \(loader) accepts " + keys.joined(separator: ", "))
             }
-            values.append((key, try spec.parse(value, loader: loader)))
+            values[key] = try spec.parse(value, loader: loader)
         }
         return (values, screen)
     }
