@@ -92,7 +92,7 @@ extension RoundedRectangle {
 /// the rectangle lies across: its overlap in y and coverage there, and in a corner row the
 /// half-widths of the corner circle at the row's outer and inner bounds (`tameRowBounds`) and
 /// qy² (`RoundedRectangleRow`). A pure function of y, the rectangle's top and height and the radius.
-@usableFromInline struct RoundedRowHeight: Sendable {
+@usableFromInline struct RoundedRowHeight: Sendable, Equatable {
     @usableFromInline var oy: Int64, qy2: UInt64, outer: Int64, inner: Int64
     @usableFromInline var coverage: UInt8
     @usableFromInline var isCornerRow: Bool

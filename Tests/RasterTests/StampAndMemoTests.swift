@@ -175,4 +175,62 @@ import Testing
         }
         #expect(reused > 500)
     }
+
+    /// A fill whose rows repeat (mirrored about its middle, or straight between its corners) is
+    /// worked out once per kind of row and laid on each (`RoundedRowHeights.make`): the same
+    /// pixels as the clipped fill, over a cleared, a painted and a tracked canvas.
+    @Test func fillsWithRowsAlikeEqualClippedOnes() {
+        var random = Random(state: 41)
+        var alike = 0
+        let everything = Clip.rect(FixedRect(x: Fixed(-10), y: Fixed(-10), width: Fixed(60), height: Fixed(50)))
+        for i in 0..<2000 {
+            // 2 × top + height a whole number of pixels: each row's centre mirrors onto another's.
+            let h = Fixed(raw: Int32(random.int((1 << 16)...(20 << 16))))
+            let twiceMiddle = Int64(random.int(2...52)) << 16 + (i % 7 == 6 ? 1 : 0)
+            let y = Fixed(raw: Int32((twiceMiddle - Int64(h.raw)) / 2)), height = Fixed(raw: Int32(twiceMiddle - 2 * ((twiceMiddle - Int64(h.raw)) / 2)))
+            let tx = Fixed(raw: Int32(random.int(-(4 << 16)...(8 << 16)))), tw = Fixed(raw: Int32(random.int((16 << 16)...(40 << 16))))
+            let radius = i % 3 == 0 ? height / 2 : Fixed(raw: Int32(random.int(0...(6 << 16))))
+            let track = RoundedRectangle(FixedRect(x: tx, y: y, width: tw, height: height), cornerRadius: radius)
+            let fill = RoundedRectangle(FixedRect(x: tx + Fixed(raw: Int32(random.int(-(8 << 16)...(24 << 16)))), y: y,
+                                                  width: Fixed(raw: Int32(random.int((2 << 16)...(16 << 16)))), height: height), cornerRadius: radius)
+            let background: Color? = i % 4 == 3 ? Color(r: 40, g: 40, b: 40) : nil
+            let paint = i % 2 == 0 ? Color(r: 10, g: 102, b: 194) : Color(r: 255, g: 255, b: 255, a: 51)
+            let opacity = i % 5 == 2 ? Fixed(3, over: 5) : Fixed.one
+            let clip = Clip.roundedRect(track.rect, cornerRadius: radius)
+            func draw(_ clips: [Clip]) -> Canvas {
+                var canvas = StampAndMemoTests.start(background)
+                if i % 2 == 1 { canvas.fill(track, with: .solid(Color(r: 128, g: 128, b: 128, a: 128))) }
+                for clip in clips { canvas.pushClip(clip) }
+                canvas.fill(fill, with: .solid(paint), opacity: opacity)
+                return canvas
+            }
+            let lean = draw([clip])
+            if lean.roundedRows.key.rows > 0 && lean.roundedRows.rows.prefix(lean.roundedRows.key.rows).contains(where: \.follows) { alike += 1 }
+            if lean.pixels != draw([everything, clip]).pixels {
+                Issue.record("case \(i): \(fill) in \(track) differs from the clipped fill")
+                return
+            }
+        }
+        // Most cases must have had rows alike, or this checks only rows worked out one by one.
+        #expect(alike > 600)
+        // Fills taller than `RoundedRowHeights.capacity` rows: each row worked out as it is laid.
+        for i in 0..<40 {
+            let height = Fixed(raw: Int32(random.int((65 << 16)...(80 << 16)))), y = Fixed(raw: Int32(random.int(0...(8 << 16))))
+            let radius = i % 2 == 0 ? height / 2 : Fixed(raw: Int32(random.int(0...(20 << 16))))
+            let track = RoundedRectangle(FixedRect(x: Fixed(2), y: y, width: Fixed(150), height: height), cornerRadius: radius)
+            let fill = RoundedRectangle(FixedRect(x: Fixed(raw: Int32(random.int(0...(80 << 16)))), y: y, width: Fixed(60), height: height), cornerRadius: radius)
+            func draw(_ clips: [Clip]) -> [Pixel] {
+                var canvas = Canvas(width: 160, height: 90)
+                canvas.fill(track, with: .solid(Color(r: 128, g: 128, b: 128, a: 128)))
+                for clip in clips { canvas.pushClip(clip) }
+                canvas.fill(fill, with: .solid(Color(r: 10, g: 102, b: 194)))
+                return canvas.pixels
+            }
+            let clip = Clip.roundedRect(track.rect, cornerRadius: radius)
+            if draw([clip]) != draw([Clip.rect(FixedRect(x: Fixed(-1), y: Fixed(-1), width: Fixed(170), height: Fixed(100))), clip]) {
+                Issue.record("tall case \(i): \(fill) in \(track) differs from the clipped fill")
+                return
+            }
+        }
+    }
 }
