@@ -141,16 +141,6 @@ public struct Logo: Sendable {
 
     /// Copies the logo with its top-left at (x, y), clipped to the canvas.
     func draw(into canvas: inout Canvas, x: Int, y: Int, opacity: UInt8) {
-        let cw = canvas.width, ch = canvas.height
-        canvas.pixels.withUnsafeMutableBufferPointer { out in
-            pixels.withUnsafeBufferPointer { src in
-                for row in 0..<height where y + row >= 0 && y + row < ch {
-                    for col in 0..<width where x + col >= 0 && x + col < cw {
-                        let p = src[row * width + col]
-                        out[(y + row) * cw + x + col] = opacity == 255 ? p : p.scaled(by: opacity)
-                    }
-                }
-            }
-        }
+        canvas.store(pixels, blockWidth: width, x: x, y: y, opacity: opacity)
     }
 }

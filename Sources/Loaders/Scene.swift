@@ -238,11 +238,7 @@ public struct Scene: Sendable {
 
     /// Multiplies every pixel by `opacity`: premultiplied pixels make this exactly a group fade.
     mutating func fade(by opacity: Fixed) {
-        let a = opacity.unitByte
-        if a == 255 { return }
-        context.canvas.pixels.withUnsafeMutableBufferPointer { buffer in
-            for i in buffer.indices { buffer[i] = buffer[i].scaled(by: a) }
-        }
+        context.canvas.fade(by: opacity.unitByte)
     }
 }
 

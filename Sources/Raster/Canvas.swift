@@ -84,13 +84,41 @@ public struct Canvas: Sendable {
         set { storage[y * width + x] = newValue; knowsClear = false }
     }
 
-    /// Fills every pixel with `color` (ignores clips).
+    /// Fills every pixel with `color` (ignores clips). To transparent, on a canvas that knows which
+    /// columns of each row the fills wrote since it was last cleared so, only those: a boot
+    /// screen's bar and message are a few rows of the 960x540 canvas of a 1080p screen, which is
+    /// 2 MB to store each frame, a Pi Zero's memory bandwidth spent on pixels already clear.
     public mutating func clear(to color: Color = .clear) {
         let p = color.premultiplied
+        if p == .transparent && knowsClear {
+            let width = self.width, height = self.height
+            Canvas.withPixelsAndDrawn(&storage, &drawn) { pixels, drawn in
+                for y in 0..<height {
+                    let d = drawn[y], lo = Int(d & 0xFFFF), hi = Int(d >> 16)
+                    if lo < hi { fillRun(pixels + y * width + lo, count: hi - lo, with: .transparent) }
+                    drawn[y] = 0
+                }
+            }
+            return
+        }
         storage.withUnsafeMutableBufferPointer { fillRun($0.baseAddress!, count: $0.count, with: p) }
         knowsClear = p == .transparent
         if knowsClear { drawn.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
     }
+
+    /// The rows that may hold a pixel that is not transparent (empty: none), or nil when that is
+    /// not known (the canvas was cleared to a colour, or written other than through its fills):
+    /// a display compares only these rows with its last frame's.
+    public var drawnRows: Range<Int>? {
+        guard knowsClear else { return nil }
+        var first = -1, last = -1
+        for y in 0..<height {
+            let d = drawn[y]
+            if d & 0xFFFF < d >> 16 { if first < 0 { first = y }; last = y }
+        }
+        return first < 0 ? 0..<0 : first..<last + 1
+    }
+
 
     // MARK: Clips
 

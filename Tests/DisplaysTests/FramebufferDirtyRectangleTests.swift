@@ -1,3 +1,4 @@
+import FixedPoint
 import Raster
 import Testing
 @testable import Displays
@@ -53,5 +54,33 @@ import Testing
         b[3 * 12 + 2] = Pixel(r: 0, g: 0, b: 1, a: 1)
         let r = a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { dirtyRectangle($0, x, width: 12, height: 5) } }
         #expect(r == PixelRect(x: 2, y: 1, width: 8, height: 3))
+    }
+
+    /// Frames compared only in the rows either drew in (`Canvas.drawnRows`) and only the changed
+    /// rectangle kept as the last frame: shapes moving across and down, the rows they leave
+    /// cleared, now and then a frame written pixel by pixel (its rows not known), and a clear of
+    /// the screen between. After every frame the screen is what the canvas shows.
+    @Test func framesComparedInTheirDrawnRowsLeaveTheScreenRight() throws {
+        let file = ScratchFile()
+        let display = try openFramebuffer("fb:device=\(file.path),geometry=100x60,format=xrgb8888,size=48x28,scale=2")
+        var canvas = Canvas(width: 48, height: 28)
+        for i in 0..<40 {
+            canvas.clear()
+            let y = Fixed(i % 22), x = Fixed(i * 5 % 40)
+            if i % 9 != 4 {
+                canvas.fill(RoundedRectangle(FixedRect(x: x, y: y, width: Fixed(12), height: Fixed(5)), cornerRadius: Fixed(2)),
+                            with: .solid(Color(r: 10, g: 102, b: 194)))
+            }
+            if i % 3 == 0 { canvas.fill(Ellipse(center: Point(x: Fixed(40), y: Fixed(27 - i % 20)), radius: Fixed(3)), with: .solid(.white)) }
+            if i % 7 == 6 { canvas[i % 48, (i * 3) % 28] = Pixel(r: 200, g: 0, b: 0, a: 255) }
+            if i == 20 { try display.clear() }
+            try display.show(canvas)
+            let expected = expectedScreen(canvas: canvas, screenWidth: 100, screenHeight: 60, scale: 2, rotate: 0,
+                                          originX: display.placement.x, originY: display.placement.y, background: .black)
+            if decodeScreen(file.bytes, width: 100, height: 60, stride: 400, format: .xrgb8888) != expected {
+                Issue.record("frame \(i): the screen is not the canvas (drawn rows \(String(describing: canvas.drawnRows)))")
+                return
+            }
+        }
     }
 }

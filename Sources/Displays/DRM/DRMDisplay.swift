@@ -59,8 +59,8 @@ public final class DRMDisplay: Display {
     private var needsModeset = false
     private var lastReprobe: Int64 = 0
     private var staleBack: PixelRect? = nil
-    private let previous: UnsafeMutableBufferPointer<Pixel>
-    private var hasPrevious = false
+    /// The canvas shown last, to find what a frame changes.
+    private let shown: ShownFrame
     private let events: UnsafeMutableRawPointer
     private var closed = false
 
@@ -166,8 +166,7 @@ public final class DRMDisplay: Display {
         }
         outputNames = choice.assignments.map { $0.output.name }
         card = fd
-        previous = .allocate(capacity: placement.canvasWidth * placement.canvasHeight)
-        previous.setTransparent()
+        shown = ShownFrame(width: placement.canvasWidth, height: placement.canvasHeight)
         events = .allocate(byteCount: 1024, alignment: 8)
         // From here close() owns the descriptor, master, buffers and console.
         ok = true; keepMaster = true
@@ -180,7 +179,6 @@ public final class DRMDisplay: Display {
 
     deinit {
         close()
-        previous.deallocate()
         events.deallocate()
         writer.release()
     }
@@ -200,13 +198,9 @@ public final class DRMDisplay: Display {
         statistics.frames += 1
         if needsModeset { try recover() }
         if isDoubleBuffered { completeFlips(waitMilliseconds: 50) }
-        let w = canvasWidth, h = canvasHeight
+        let drawnRows = canvas.drawnRows
         let drawn: (bytes: Int, rect: PixelRect)? = canvas.pixels.withUnsafeBufferPointer { pixels in
-            let dirty = hasPrevious ? dirtyRectangle(pixels, UnsafeBufferPointer(previous), width: w, height: h)
-                                    : PixelRect(x: 0, y: 0, width: w, height: h)
-            guard let dirty else { return nil }
-            _ = previous.update(fromContentsOf: pixels)
-            hasPrevious = true
+            guard let dirty = shown.changes(to: pixels, drawnRows: drawnRows) else { return nil }
             let placed = placement.rotated(dirty)
             if isDoubleBuffered {
                 // The hidden buffer last showed the frame before the previous one: bring both changes.
@@ -353,8 +347,7 @@ public final class DRMDisplay: Display {
         if isDoubleBuffered { writer.fillBackground(bases.1, rowPixels: screenWidth, rows: screenHeight) }
         staleBack = nil
         if !isDoubleBuffered { reportDirty(PixelRect(x: 0, y: 0, width: placement.rotatedWidth, height: placement.rotatedHeight)) }
-        previous.setTransparent()
-        hasPrevious = true
+        shown.setTransparent()
     }
 
     public func close() { close(retainingFrame: false) }

@@ -60,8 +60,8 @@ public final class FramebufferDisplay: Display {
     private var staleBack: PixelRect? = nil
     private var variableInfo: fb_var_screeninfo
     private var originalInfo: fb_var_screeninfo?
-    private let previous: UnsafeMutableBufferPointer<Pixel>
-    private var hasPrevious = false
+    /// The canvas shown last, to find what a frame changes.
+    private let shown: ShownFrame
     private var closed = false
     /// A regular stand-in file's descriptor (owned by `memory`) and its length. Frames are drawn
     /// into anonymous memory and written to the file with pwrite, never through a mapping of the
@@ -200,8 +200,7 @@ public final class FramebufferDisplay: Display {
         }
         self.placement = placement
         writer = FrameWriter(placement: placement, encoder: PixelEncoder(format), background: options.background, stride: stride)
-        previous = .allocate(capacity: placement.canvasWidth * placement.canvasHeight)
-        previous.setTransparent()
+        shown = ShownFrame(width: placement.canvasWidth, height: placement.canvasHeight)
 
         let base = memory.base
         visibleBase = base + visibleOffset
@@ -239,7 +238,6 @@ public final class FramebufferDisplay: Display {
 
     deinit {
         close()
-        previous.deallocate()
         writer.release()
     }
 
@@ -251,18 +249,10 @@ public final class FramebufferDisplay: Display {
         guard !closed else { throw DisplayError(display: name, message: "shown after close") }
         try checkStandIn()
         statistics.frames += 1
-        let w = canvasWidth, h = canvasHeight
         var rows = 0..<0
+        let drawnRows = canvas.drawnRows
         let written: Int = canvas.pixels.withUnsafeBufferPointer { pixels in
-            let dirty: PixelRect?
-            if hasPrevious {
-                dirty = dirtyRectangle(pixels, UnsafeBufferPointer(previous), width: w, height: h)
-            } else {
-                dirty = PixelRect(x: 0, y: 0, width: w, height: h)
-            }
-            guard let dirty else { return 0 }
-            _ = previous.update(fromContentsOf: pixels)
-            hasPrevious = true
+            guard let dirty = shown.changes(to: pixels, drawnRows: drawnRows) else { return 0 }
             let placed = placement.rotated(dirty)
             if isDoubleBuffered {
                 let back = 1 - front
@@ -345,8 +335,7 @@ public final class FramebufferDisplay: Display {
         }
         // The screen now shows an all-transparent canvas (so far in memory: a failed write leaves
         // the file stale, to be written whole at the next frame).
-        previous.setTransparent()
-        hasPrevious = true
+        shown.setTransparent()
         try writeStandIn(rows: 0..<screenHeight)
     }
 

@@ -1,0 +1,51 @@
+// Writes to a canvas other than fills that keep it knowing which pixels are still clear (see
+// `Canvas.drawn`): a boot screen's logo stored each frame and the exit's fade, which through
+// `pixels` would make the next clear and the display's compare cover the whole canvas.
+
+extension Canvas {
+    /// Stores `block` (`blockWidth` pixels a row, premultiplied, row-major) with its top-left
+    /// at (x, y), clipped to the canvas, each pixel scaled by `opacity`: an image put over what
+    /// is there, not blended with it.
+    public mutating func store(_ block: [Pixel], blockWidth: Int, x: Int, y: Int, opacity: UInt8) {
+        guard blockWidth > 0 else { return }
+        let blockHeight = block.count / blockWidth
+        let x0 = Swift.max(x, 0), x1 = Swift.min(x + blockWidth, width)
+        let y0 = Swift.max(y, 0), y1 = Swift.min(y + blockHeight, height)
+        if x0 >= x1 || y0 >= y1 { return }
+        let width = self.width, knowsClear = self.knowsClear
+        Canvas.withPixelsAndDrawn(&storage, &drawn) { pixels, drawn in
+            block.withUnsafeBufferPointer { source in
+                for row in y0..<y1 {
+                    let from = source.baseAddress! + (row - y) * blockWidth + (x0 - x), to = pixels + row * width + x0
+                    if opacity == 255 {
+                        to.update(from: from, count: x1 - x0)
+                    } else {
+                        for i in 0..<(x1 - x0) { to[i] = from[i].scaled(by: opacity) }
+                    }
+                    if knowsClear { _ = Canvas.noteDrawn(drawn + row, x0, x1) }
+                }
+            }
+        }
+    }
+
+    /// Every pixel scaled by `opacity` (premultiplied pixels make this exactly a group fade).
+    /// Only the drawn columns when the canvas knows them: the rest are transparent and stay so.
+    public mutating func fade(by opacity: UInt8) {
+        if opacity == 255 { return }
+        let width = self.width, height = self.height, knowsClear = self.knowsClear
+        Canvas.withPixelsAndDrawn(&storage, &drawn) { pixels, drawn in
+            for y in 0..<height {
+                var lo = 0, hi = width
+                if knowsClear {
+                    let d = drawn[y]
+                    lo = Int(d & 0xFFFF); hi = Int(d >> 16)
+                }
+                if lo < hi { for x in lo..<hi { pixels[y * width + x] = pixels[y * width + x].scaled(by: opacity) } }
+            }
+        }
+    }
+
+    static func withPixelsAndDrawn(_ pixels: inout [Pixel], _ drawn: inout [UInt32], _ body: (UnsafeMutablePointer<Pixel>, UnsafeMutablePointer<UInt32>) -> Void) {
+        pixels.withUnsafeMutableBufferPointer { p in drawn.withUnsafeMutableBufferPointer { d in body(p.baseAddress!, d.baseAddress!) } }
+    }
+}
