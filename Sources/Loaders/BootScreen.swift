@@ -103,9 +103,10 @@ public struct Logo: Sendable {
     public static let maximumFileBytes = 16 << 20
     public static let maximumPixels = 4096 * 4096
 
-    /// Reads the PNG at `path` and scales it (area average, never enlarged) to fit `maxWidth × maxHeight`.
+    /// Reads the PNG or binary PPM at `path` and scales it (area average, never enlarged) to fit
+    /// `maxWidth × maxHeight`.
     public static func load(path: String, maxWidth: Int, maxHeight: Int) throws(ImageCodecError) -> Logo {
-        let image = try PNG.read(path: path, background: .black, maxBytes: maximumFileBytes, maxPixels: maximumPixels)
+        let image = try ImageFile.readStill(path: path, background: .black, maxBytes: maximumFileBytes, maxPixels: maximumPixels)
         return Logo(image, maxWidth: maxWidth, maxHeight: maxHeight)
     }
 

@@ -205,7 +205,8 @@ public struct Canvas: Sendable {
         precondition(mask.width == width && mask.height == height, "mask and canvas sizes differ")
         let alpha = UInt32(opacity.unitByte)
         if alpha == 0 { return }
-        let area = drawableArea(for: FixedRect(x: .zero, y: .zero, width: Fixed(width), height: Fixed(height)))
+        // Only where the mask was written: elsewhere its coverage is 0.
+        let area = drawableArea(for: FixedRect(x: .zero, y: .zero, width: Fixed(width), height: Fixed(height))).intersection(mask.written)
         if area.isEmpty { return }
         mask.coverage.withUnsafeBufferPointer { coverage in
             composite(area: area, paint: paint, blend: blend, alpha: alpha, MaskCoverage(coverage: coverage, width: mask.width))

@@ -57,6 +57,14 @@ public struct PixelRect: Sendable, Hashable {
         return PixelRect(x: x0, y: y0, width: Swift.max(0, x1 - x0), height: Swift.max(0, y1 - y0))
     }
 
+    /// The smallest rectangle holding both (an empty one holds nothing).
+    @inlinable public func union(_ other: PixelRect) -> PixelRect {
+        if isEmpty { return other }
+        if other.isEmpty { return self }
+        let x0 = Swift.min(x, other.x), y0 = Swift.min(y, other.y)
+        return PixelRect(x: x0, y: y0, width: Swift.max(maxX, other.maxX) - x0, height: Swift.max(maxY, other.maxY) - y0)
+    }
+
     /// The pixels a subpixel rectangle touches, clipped to `limit`.
     @inlinable public init(covering r: FixedRect, within limit: PixelRect) {
         let x0 = Swift.max(limit.x, r.x.floor), y0 = Swift.max(limit.y, r.y.floor)

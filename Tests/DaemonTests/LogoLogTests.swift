@@ -30,14 +30,14 @@ import Glibc
         #expect(try daemon.terminate() == 0)
     }
 
-    @Test func aFileThatIsNotAPNGIsLoggedWithItsReason() throws {
+    @Test func aFileThatIsNotAnImageIsLoggedWithItsReason() throws {
         let dir = try Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let text = dir + "/logo.png"
         try "not a picture\n".write(toFile: text, atomically: true, encoding: .utf8)
         let daemon = try DaemonProcess(size: "800x480")
         #expect(try daemon.client().request("start bar screen.logo=\(text)") == "OK started bar")
-        let expected = "screen.logo not shown: cannot read \(text): not a PNG file (it does not start with the PNG signature); the screen draws without it"
+        let expected = "screen.logo not shown: cannot read \(text): neither a PNG nor a binary PPM (P6) file (it starts with neither's signature); the screen draws without it"
         #expect(eventually { daemon.process.log.contains(expected) }, "\(daemon.process.log)")
         #expect(try daemon.terminate() == 0)
     }

@@ -85,6 +85,31 @@ import Testing
         #expect(broken.canvas.pixels.contains { $0.a != 0 })
     }
 
+    @Test("a logo in binary PPM draws as its PNG twin; a file that is neither is named and refused")
+    func logoFormats() throws {
+        let png = try PNG.read(path: Self.logoPath)
+        let ppmPath = FileManager.default.temporaryDirectory.appendingPathComponent("loaderd-test-logo-\(getpid()).ppm").path
+        try PPM.write(png, to: ppmPath)
+        defer { try? FileManager.default.removeItem(atPath: ppmPath) }
+        func render(_ path: String) -> Scene {
+            var options = SceneOptions()
+            options.logoPath = path
+            var scene = Scene(loader: Support.loader("bar"), width: 800, height: 480, options: options)
+            scene.render(FrameState(elapsed: 0, progress: ProgressState(Fixed(45, over: 100))))
+            return scene
+        }
+        let fromPNG = render(Self.logoPath), fromPPM = render(ppmPath)
+        #expect(fromPNG.logo != nil && fromPPM.logo != nil)
+        #expect(fromPPM.canvas.pixels == fromPNG.canvas.pixels)
+        let textPath = FileManager.default.temporaryDirectory.appendingPathComponent("loaderd-test-logo-\(getpid()).txt").path
+        try "not an image".write(toFile: textPath, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: textPath) }
+        let refused = render(textPath)
+        #expect(refused.logo == nil)
+        #expect(refused.logoError?.contains("neither a PNG nor a binary PPM (P6) file") == true)
+        #expect(refused.logoError?.contains(textPath) == true)
+    }
+
     @Test("screen.* settings given with the loader set the scene")
     func screenSettings() throws {
         let loader = try Catalog.make("bar", assignments: [(key: "screen.background", value: "#102030"), (key: "screen.margin", value: "7")])

@@ -86,13 +86,3 @@ final class ShownFrame {
         drawnRows = 0..<0
     }
 }
-
-extension PixelRect {
-    /// The smallest rectangle holding both.
-    func union(_ other: PixelRect) -> PixelRect {
-        if isEmpty { return other }
-        if other.isEmpty { return self }
-        let x0 = Swift.min(x, other.x), y0 = Swift.min(y, other.y)
-        return PixelRect(x: x0, y: y0, width: Swift.max(maxX, other.maxX) - x0, height: Swift.max(maxY, other.maxY) - y0)
-    }
-}

@@ -154,6 +154,8 @@ extension Mask {
         if limit.isEmpty { return }
         let w = width, baseline = y + atlas.ascender
         var pen = 0, n = 0
+        var touched = written
+        defer { written = touched }
         coverage.withUnsafeMutableBufferPointer { cov in
             atlas.coverage.withUnsafeBufferPointer { src in
                 func put(_ g: GlyphAtlas.Glyph) {
@@ -162,6 +164,7 @@ extension Mask {
                     let x0 = Swift.max(gx, limit.x), x1 = Swift.min(gx + gw, limit.maxX)
                     let y0 = Swift.max(gy, limit.y), y1 = Swift.min(gy + gh, limit.maxY)
                     if x0 < x1 && y0 < y1 {
+                        touched = touched.union(PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
                         for row in y0..<y1 {
                             let s = base + (row - gy) * gw - gx, d = row * w
                             for col in x0..<x1 where src[s + col] > cov[d + col] { cov[d + col] = src[s + col] }

@@ -33,13 +33,16 @@ extension Mask {
         if let window { limit = limit.intersection(window) }
         if limit.isEmpty { return }
         let w = width
+        var touched = written
         coverage.withUnsafeMutableBufferPointer { cov in
             font.forEachBlock(in: text, count: count, ellipsis: ellipsis, x: x, y: y, scale: scale, within: limit) { block in
+                touched = touched.union(block)
                 for row in block.y..<block.maxY {
                     let start = row * w
                     for col in block.x..<block.maxX { cov[start + col] = 255 }
                 }
             }
         }
+        written = touched
     }
 }
