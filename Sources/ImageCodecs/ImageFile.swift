@@ -1,4 +1,5 @@
 import Raster
+import CompactText
 
 /// Format-by-extension reads and writes (`ImageFormat(path:)` picks the codec).
 public enum ImageFile {
