@@ -105,12 +105,7 @@ final class DisplaySlot {
     func canvas(brightness: Int) -> Canvas {
         guard let scene else { return dimmed }
         guard brightness < 100 else { return scene.canvas }
-        let scale = UInt8(brightness * 255 / 100)
-        dimmed.pixels.withUnsafeMutableBufferPointer { out in
-            scene.context.canvas.pixels.withUnsafeBufferPointer { src in
-                for i in src.indices { out[i] = src[i].scaled(by: scale) }
-            }
-        }
+        dimmed.copyScaled(from: scene.canvas, by: UInt8(brightness * 255 / 100))
         return dimmed
     }
 }

@@ -1,6 +1,7 @@
 // Writes to a canvas other than fills that keep it knowing which pixels are still clear (see
-// `Canvas.drawn`): a boot screen's logo stored each frame and the exit's fade, which through
-// `pixels` would make the next clear and the display's compare cover the whole canvas.
+// `Canvas.drawn`): a boot screen's logo stored each frame, the exit's fade and a dimmed copy,
+// which through `pixels` would make the next clear and the display's compare cover the whole
+// canvas.
 
 extension Canvas {
     /// Stores `block` (`blockWidth` pixels a row, premultiplied, row-major) with its top-left
@@ -41,6 +42,34 @@ extension Canvas {
                     lo = Int(d & 0xFFFF); hi = Int(d >> 16)
                 }
                 if lo < hi { for x in lo..<hi { pixels[y * width + x] = pixels[y * width + x].scaled(by: opacity) } }
+            }
+        }
+    }
+
+    /// This canvas becomes `source` (the same size) scaled by `opacity`: a dimmed copy, made
+    /// again each frame. Where `source` knows which pixels are clear only its drawn columns are
+    /// copied (after clearing this canvas's own), and this canvas knows them too.
+    public mutating func copyScaled(from source: Canvas, by opacity: UInt8) {
+        precondition(source.width == width && source.height == height, "copyScaled between canvases of different sizes")
+        let width = self.width, height = self.height
+        guard source.knowsClear else {
+            Canvas.withPixelsAndDrawn(&storage, &drawn) { pixels, _ in
+                source.storage.withUnsafeBufferPointer { from in
+                    for i in 0..<(width * height) { pixels[i] = from[i].scaled(by: opacity) }
+                }
+            }
+            knowsClear = false
+            return
+        }
+        clear()
+        Canvas.withPixelsAndDrawn(&storage, &drawn) { pixels, drawn in
+            source.storage.withUnsafeBufferPointer { from in
+                for y in 0..<height {
+                    let d = source.drawn[y], lo = Int(d & 0xFFFF), hi = Int(d >> 16)
+                    if lo >= hi { continue }
+                    for x in lo..<hi { pixels[y * width + x] = from[y * width + x].scaled(by: opacity) }
+                    _ = Canvas.noteDrawn(drawn + y, lo, hi)
+                }
             }
         }
     }

@@ -32,8 +32,15 @@ import Testing
             var options = SceneOptions()
             if logo { options.logoPath = BootScreenTests.logoPath }
             var scene = Scene(loader: Support.loader(name), width: w, height: h, options: options)
+            // A display's dimmed copy (brightness 40 %), made again on the same canvas each frame.
+            var dimmed = Canvas(width: w, height: h)
             for (i, state) in Self.states().enumerated() {
                 scene.render(state)
+                dimmed.copyScaled(from: scene.canvas, by: 102)
+                if dimmed.pixels != scene.canvas.pixels.map({ $0.scaled(by: 102) }) {
+                    Issue.record("\(name) \(w)x\(h) frame \(i): the dimmed copy is not the frame scaled")
+                    break
+                }
                 var fresh = Scene(loader: Support.loader(name), width: w, height: h, options: options)
                 fresh.render(state)
                 if scene.canvas.pixels != fresh.canvas.pixels {
