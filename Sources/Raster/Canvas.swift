@@ -93,8 +93,25 @@ public struct Canvas: Sendable {
         if p == .transparent && knowsClear {
             let width = self.width, height = self.height
             Canvas.withPixelsAndDrawn(&storage, &drawn) { pixels, drawn in
+                // From the first drawn pixel to the last as one run where the drawn columns are
+                // at least half of it (an LED strip drawn edge to edge: one call, not one a row),
+                // else row by row. The pixels between are transparent already: the same bytes.
+                var first = -1, end = 0, drawnCount = 0
                 for y in 0..<height {
-                    let d = drawn[y], lo = Int(d & 0xFFFF), hi = Int(d >> 16)
+                    let (lo, hi) = Canvas.drawnColumns(drawn[y])
+                    if lo >= hi { continue }
+                    if first < 0 { first = y * width + lo }
+                    end = y * width + hi
+                    drawnCount += hi - lo
+                }
+                if first < 0 { return }
+                if end - first <= 2 * drawnCount {
+                    fillRun(pixels + first, count: end - first, with: .transparent)
+                    for y in 0..<height { drawn[y] = 0 }
+                    return
+                }
+                for y in 0..<height {
+                    let (lo, hi) = Canvas.drawnColumns(drawn[y])
                     if lo < hi { fillRun(pixels + y * width + lo, count: hi - lo, with: .transparent) }
                     drawn[y] = 0
                 }
@@ -113,12 +130,11 @@ public struct Canvas: Sendable {
         guard knowsClear else { return nil }
         var first = -1, last = -1
         for y in 0..<height {
-            let d = drawn[y]
-            if d & 0xFFFF < d >> 16 { if first < 0 { first = y }; last = y }
+            let (lo, hi) = Canvas.drawnColumns(drawn[y])
+            if lo < hi { if first < 0 { first = y }; last = y }
         }
         return first < 0 ? 0..<0 : first..<last + 1
     }
-
 
     // MARK: Clips
 

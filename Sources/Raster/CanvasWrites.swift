@@ -36,11 +36,7 @@ extension Canvas {
         let width = self.width, height = self.height, knowsClear = self.knowsClear
         Canvas.withPixelsAndDrawn(&storage, &drawn) { pixels, drawn in
             for y in 0..<height {
-                var lo = 0, hi = width
-                if knowsClear {
-                    let d = drawn[y]
-                    lo = Int(d & 0xFFFF); hi = Int(d >> 16)
-                }
+                let (lo, hi) = knowsClear ? Canvas.drawnColumns(drawn[y]) : (0, width)
                 if lo < hi { for x in lo..<hi { pixels[y * width + x] = pixels[y * width + x].scaled(by: opacity) } }
             }
         }
@@ -65,7 +61,7 @@ extension Canvas {
         Canvas.withPixelsAndDrawn(&storage, &drawn) { pixels, drawn in
             source.storage.withUnsafeBufferPointer { from in
                 for y in 0..<height {
-                    let d = source.drawn[y], lo = Int(d & 0xFFFF), hi = Int(d >> 16)
+                    let (lo, hi) = Canvas.drawnColumns(source.drawn[y])
                     if lo >= hi { continue }
                     for x in lo..<hi { pixels[y * width + x] = from[y * width + x].scaled(by: opacity) }
                     _ = Canvas.noteDrawn(drawn + y, lo, hi)

@@ -169,12 +169,7 @@ extension Canvas {
             let lo = larger(ix &+ Int(s.lo), area.x), hi = smaller(ix &+ Int(s.hi), area.maxX)
             if lo >= hi { continue }
             let line = pixels + y * width
-            var ontoClear = false
-            if knowsClear {
-                let d = drawn[y], dlo = Int(d & 0xFFFF), dhi = Int(d >> 16)
-                ontoClear = dlo >= dhi || hi <= dlo || lo >= dhi
-                drawn[y] = dlo >= dhi ? UInt32(lo) | UInt32(hi) << 16 : UInt32(smaller(dlo, lo)) | UInt32(larger(dhi, hi)) << 16
-            }
+            let ontoClear = knowsClear && Canvas.noteDrawn(drawn + y, lo, hi)
             if ontoClear {
                 // The words for this paint, worked out once (the bytes, and what `stampRow` stores for them).
                 let slot = stamp.slot

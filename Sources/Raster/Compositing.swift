@@ -295,10 +295,13 @@ extension Canvas {
         }
     }
 
+    /// The columns a row's `drawn` word holds, lo ..< hi (none when lo ≥ hi).
+    @inlinable @inline(__always) static func drawnColumns(_ d: UInt32) -> (lo: Int, hi: Int) { (Int(d & 0xFFFF), Int(d >> 16)) }
+
     /// Notes columns lo ..< hi of a row as drawn (`drawn`: the row's drawn columns since `clear()`,
     /// `lo | hi << 16`, empty when lo ≥ hi) and says whether they were all still clear.
     @inlinable @inline(__always) static func noteDrawn(_ row: UnsafeMutablePointer<UInt32>, _ lo: Int, _ hi: Int) -> Bool {
-        let d = row.pointee, dlo = Int(d & 0xFFFF), dhi = Int(d >> 16)
+        let (dlo, dhi) = drawnColumns(row.pointee)
         row.pointee = dlo >= dhi ? UInt32(lo) | UInt32(hi) << 16 : UInt32(smaller(dlo, lo)) | UInt32(larger(dhi, hi)) << 16
         return dlo >= dhi || hi <= dlo || lo >= dhi
     }

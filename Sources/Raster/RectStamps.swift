@@ -120,7 +120,7 @@ extension Canvas {
     /// Whether columns lo ..< hi of row y are still clear (as `compositeRows` decides it).
     @inlinable func isClear(_ y: Int, _ lo: Int, _ hi: Int) -> Bool {
         if lo >= hi { return true }
-        let d = drawn[y], dlo = Int(d & 0xFFFF), dhi = Int(d >> 16)
+        let (dlo, dhi) = Canvas.drawnColumns(drawn[y])
         return dlo >= dhi || hi <= dlo || lo >= dhi
     }
 
