@@ -126,12 +126,15 @@ def boot(dir):
     else:
         check("loaderd exited 0", svc.get("Result") == "success" and svc.get("ExecMainStatus") == "0" and svc.get("ActiveState") == "inactive",
               ", ".join(f"{k}={svc.get(k)}" for k in ("ActiveState", "Result", "ExecMainStatus")))
-    if r["dir"].startswith(("plain-", "drm-")):
+    if r["dir"].startswith(("plain-", "drm-", "dracut-", "initramfs-")):
         # config/boot-splash.toml: `[boot] plymouth = "auto"`, so PID 1's unit messages reach the
-        # splash and the timeline is saved when loaderd-quit.service ends the boot.
-        saved = re.search(r"boot timeline: (\d+) units over .* saved to ", journal)
+        # splash and the timeline is saved when loaderd-quit.service (or loaderd-initramfs-quit)
+        # ends the boot. From the initramfs, in the real root's /var/lib/loaderd: loaderd must
+        # have followed PID 1 there.
+        where = "initramfs instance's log" if "initramfs" in r["dir"] else "journal"
+        saved = re.search(r"boot timeline: (\d+) units over .* saved to ", log if "initramfs" in r["dir"] else journal)
         check("boot timeline saved at the end (PID 1's messages through plymouth = \"auto\")", saved is not None,
-              f"{saved.group(1)} units" if saved else "no 'boot timeline: ... saved' in the journal")
+              f"{saved.group(1)} units" if saved else f"no 'boot timeline: ... saved' in the {where}")
     if r["dir"].startswith("drm-"):
         check("through DRM, the screen equals `loaderctl render` placed as configured", *pixel_comparison(dir))
     shut = [f for f in frames if f[0] >= marks["poweroff"]]

@@ -18,3 +18,12 @@ int loaderd_argument_count(void) { return saved_argc; }
 const char *loaderd_argument(int index) {
     return (index >= 0 && index < saved_argc) ? saved_argv[index] : (const char *)0;
 }
+
+// systemd spares processes whose argv[0] starts with '@' (run by root) when it kills what is left
+// of the initrd at the switch to the real root, and at the end of shutdown; the first byte of the
+// words the kernel shows in /proc/PID/cmdline is this string's. Returns 0, or -1 with no argv[0].
+int loaderd_mark_argv0_at(void) {
+    if (saved_argc < 1 || saved_argv[0] == 0 || saved_argv[0][0] == 0) return -1;
+    saved_argv[0][0] = '@';
+    return 0;
+}

@@ -33,6 +33,24 @@ public final class RootFollower {
 
     deinit { _ = CLinux.close(proc) }
 
+    /// Why a process started from a root in memory (an initramfs) cannot follow PID 1; nil when
+    /// it can, or when its root is on a disk (nothing to follow). For the log at start: without
+    /// it, a splash that silently stays in the emptied initramfs is hard to tell from one that
+    /// followed.
+    public static func obstacle() -> String? {
+        guard loaderd_root_is_in_memory() != 0 else { return nil }
+        let fd = loaderd_open("/proc/1/root", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+        guard fd >= 0 else {
+            return "/proc/1/root: \(Errno.current) (looking at PID 1's root needs root with PID 1's capabilities, or CAP_SYS_PTRACE)"
+        }
+        _ = CLinux.close(fd)
+        guard let pid1 = identity(-1, "/proc/1/root"), let own = identity(-1, "/"),
+              pid1.device == own.device && pid1.inode == own.inode else {
+            return "this process's root is not PID 1's (a chroot of its own)"
+        }
+        return nil
+    }
+
     /// Chroots into PID 1's root when it moved since the last look. Returns true when it did;
     /// the error when it should have and could not (this process then stays where it was).
     public func followIfMoved() -> Result<Bool, Errno> {

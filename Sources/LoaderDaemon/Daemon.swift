@@ -100,6 +100,9 @@ public final class Daemon {
             allowedGroup = group ?? getegid()
             logger.info("listening on \(configuration.socketPath)")
         }
+        if rootFollower == nil, let obstacle = RootFollower.obstacle() {
+            logger.warning("started from the initramfs, but PID 1 cannot be followed into the real root (\(obstacle)): a display only the real root makes is not found, and the real root's files are not reached")
+        }
         var slots: [DisplaySlot] = []
         do {
             for spec in configuration.displays {
@@ -170,6 +173,13 @@ public final class Daemon {
                 break
             }
             let now = MonotonicClock.now()
+            // Started in the initramfs: any event but the clocks' may be the first since PID 1
+            // switched to the real root (PID 1's Plymouth messages, a client, the SIGTERM that
+            // ends the boot, whose marker is in the real root's /run): follow it first, so paths
+            // resolve there. Device events follow it in serviceDeviceWatch.
+            if rootFollower != nil, pollSet[0].revents != 0 || pollSet[3...].contains(where: { $0.revents != 0 }) {
+                followRoot()
+            }
             if pollSet[0].revents != 0 { handleSignals() }
             if pollSet[1].revents != 0 { _ = frameTimer.acknowledge() }
             if pollSet[2].revents != 0, watchdogTimer != nil {

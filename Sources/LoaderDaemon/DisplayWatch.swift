@@ -182,7 +182,9 @@ extension Daemon {
     func followRoot() {
         guard let follower = rootFollower else { return }
         switch follower.followIfMoved() {
-        case .success(true): logger.notice("PID 1 switched to a new root; following it, so device paths resolve there")
+        case .success(true):
+            logger.notice("PID 1 switched to a new root; following it, so device paths resolve there")
+            boot?.readTimelineInRealRoot()
         case .success(false): break
         case .failure(let e):
             logger.error("PID 1 switched to a new root; following it failed (\(e)), so a display that appears from now on cannot be opened")

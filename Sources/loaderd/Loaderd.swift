@@ -179,6 +179,9 @@ struct Loaderd {
         do { settings = try self.settings() } catch { fail(error.description) }
 
         let logger = Logger(level: settings.logLevel)
+        if ProcessArguments.markAsInitrdSurvivor() {
+            logger.info("started in the initrd (/etc/initrd-release): argv[0] marked '@', so systemd's switch to the real root leaves the splash running")
+        }
         let daemon: Daemon
         do {
             daemon = try Daemon(configuration: settings, logger: logger)

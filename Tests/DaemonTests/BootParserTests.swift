@@ -182,6 +182,21 @@ import Testing
         #expect(e.timeline(endedAt: 60).units.map(\.name) == ["b", "a", "new.service", "d"])
     }
 
+    @Test func aTimelineAdoptedMidBootGuidesTheRestAndNeverGoesBack() {
+        var e = BootProgressEstimator(previous: nil)
+        var shown = 0
+        for i in 0..<30 { shown = e.unitActive("early\(i)", at: Int64(i)) ?? shown }  // the initramfs's estimate
+        #expect(shown == 90_000 * 30 / 80)
+        let previous = BootTimeline(total: 10_000_000, units: [("a", 2_000_000), ("b", 6_000_000), ("c", 9_000_000)])
+        e.adopt(previous: previous)
+        #expect(e.hasHistory)
+        #expect(e.unitActive("a", at: 40) == nil)  // 20 % is below what was shown
+        #expect(e.unitActive("b", at: 50) == 60_000)
+        #expect(e.unitActive("other", at: 60) == nil)  // not in the timeline: no move
+        e.adopt(previous: BootTimeline(total: 1_000_000, units: [("c", 1_000_000)]))  // the first one stays
+        #expect(e.unitActive("c", at: 70) == 90_000)
+    }
+
     @Test func estimatorWithoutHistoryIsMonotonicAndBelow90() {
         var e = BootProgressEstimator(previous: nil)
         var last = 0

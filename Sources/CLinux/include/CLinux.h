@@ -26,6 +26,9 @@ int loaderd_accept_nonblocking(int fd);
 /// The process's arguments (argv), saved before main: Embedded Swift has no `CommandLine`.
 int loaderd_argument_count(void);
 const char *loaderd_argument(int index);
+/// Makes argv[0]'s first byte '@' (systemd's mark for a daemon started in the initrd that must
+/// outlive it: loaderd(8), FILES). 0, or -1 when there is no argv[0] to mark.
+int loaderd_mark_argv0_at(void);
 
 
 /// A netlink socket (non-blocking, close-on-exec) on the kernel's uevent multicast group: the

@@ -336,6 +336,22 @@ extension BootFrontEnds {
     /// SIGTERM: the end of a boot without Plymouth's client, where no `plymouth quit` arrives.
     static let bootFinishedMarker = "/run/loaderd/boot-finished"
 
+    /// Started in the initramfs, where the real root's /var/lib/loaderd is out of reach, and now
+    /// in the real root (RootFollower): the previous boot's timeline, read now, guides the rest
+    /// of this boot's progress.
+    func readTimelineInRealRoot() {
+        guard plymouth != nil, !estimator.hasHistory else { return }
+        switch BootTimeline.load(path: settings.timelinePath) {
+        case .success(let t?):
+            estimator.adopt(previous: t)
+            logger.info("boot timeline \(settings.timelinePath), read in the real root: \(t.units.count) units over \(BootTimeline.seconds(t.total)) s")
+        case .success(nil):
+            break
+        case .failure(let e):
+            logger.warning("ignoring the boot timeline \(settings.timelinePath): \(e)")
+        }
+    }
+
     /// The previous-boot timeline the next boot's progress follows, from the units PID 1 reported.
     func saveTimeline(now: Int64) {
         let timeline = estimator.timeline(endedAt: elapsed(now))

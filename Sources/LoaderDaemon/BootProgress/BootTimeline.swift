@@ -177,7 +177,7 @@ extension Character {
 /// boot goes on, never reaches 90, and quit takes it to 100.
 public struct BootProgressEstimator: Sendable {
     /// Previous boot: unit → its share of the boot in thousandths of a percent (0…100_000).
-    let history: [String: Int]
+    private(set) var history: [String: Int]
     public var hasHistory: Bool { !history.isEmpty }
     /// This boot, in arrival order.
     public private(set) var recorded: [(name: String, at: Int64)] = []
@@ -189,6 +189,19 @@ public struct BootProgressEstimator: Sendable {
     public static let ceiling = 99_000
 
     public init(previous: BootTimeline?) {
+        history = Self.shares(previous)
+    }
+
+    /// The previous boot's timeline read late: by a splash started in the initramfs, which reaches
+    /// the real root's /var/lib/loaderd only once PID 1 has switched there. Units from now on map
+    /// to their shares; progress never goes back (a share below what the estimate has shown moves
+    /// nothing). Ignored when a timeline is already in use.
+    public mutating func adopt(previous: BootTimeline) {
+        guard !hasHistory else { return }
+        history = Self.shares(previous)
+    }
+
+    private static func shares(_ previous: BootTimeline?) -> [String: Int] {
         var h: [String: Int] = [:]
         if let previous, previous.total > 0 {
             for unit in previous.units where h[unit.name] == nil {
@@ -199,7 +212,7 @@ public struct BootProgressEstimator: Sendable {
                 h[unit.name] = Int(Swift.min(100_000, Swift.max(0, share)))
             }
         }
-        history = h
+        return h
     }
 
     /// A unit became active `at` microseconds after start: the new progress in thousandths of a

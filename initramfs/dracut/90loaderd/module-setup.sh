@@ -8,7 +8,10 @@
 # to the real root PID 1 serializes its units and picks them up again: loaderd.service stays active
 # with the same process and socket, the real root's unit is not started a second time, and no
 # frame is lost. IgnoreOnIsolate=yes (both units) keeps the isolate to initrd-switch-root.target
-# from stopping them. Not covered by scripts/boot-test (Debian boots with initramfs-tools).
+# from stopping them; loaderd marks its argv[0] with '@' when /etc/initrd-release exists, so the
+# SIGTERM systemd sends to every process left from the initrd at the switch spares it; and
+# initrd-service.conf lets it follow PID 1 into the real root. scripts/boot-test boots this
+# (variant dracut).
 
 check() {
     require_binaries /usr/local/bin/loaderd || return 1
