@@ -66,6 +66,9 @@ final class BootFrontEnds {
             case .success(let t?):
                 previous = t
                 logger.info("boot timeline \(settings.timelinePath): \(t.units.count) units over \(BootTimeline.seconds(t.total)) s")
+            case .success(nil) where loaderd_root_is_in_memory() != 0:
+                // The initramfs: the real root's /var/lib/loaderd is not here (readTimelineInRealRoot).
+                logger.info("no boot timeline at \(settings.timelinePath) in the initramfs: the real root's is read once PID 1 has switched there; until then progress is an estimate")
             case .success(nil):
                 logger.info("no boot timeline at \(settings.timelinePath) yet: progress is an estimate this boot")
             case .failure(let e):
