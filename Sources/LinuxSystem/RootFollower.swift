@@ -19,14 +19,7 @@ public final class RootFollower {
 
     /// nil when this process does not share PID 1's root now, or may not look at it.
     public init?() {
-        guard loaderd_root_is_in_memory() != 0 else { return nil }
-        let proc = loaderd_open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
-        guard proc >= 0 else { return nil }
-        guard let pid1 = Self.identity(proc, "1/root"), let own = Self.identity(-1, "/"),
-              pid1.device == own.device && pid1.inode == own.inode else {
-            _ = CLinux.close(proc)
-            return nil
-        }
+        guard case .follows(let proc, let own) = Self.look() else { return nil }
         self.proc = proc
         root = own
     }
@@ -38,17 +31,38 @@ public final class RootFollower {
     /// it, a splash that silently stays in the emptied initramfs is hard to tell from one that
     /// followed.
     public static func obstacle() -> String? {
-        guard loaderd_root_is_in_memory() != 0 else { return nil }
-        let fd = loaderd_open("/proc/1/root", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
-        guard fd >= 0 else {
-            return "/proc/1/root: \(Errno.current) (looking at PID 1's root needs root with PID 1's capabilities, or CAP_SYS_PTRACE)"
+        switch look() {
+        case .onDisk: return nil
+        case .blocked(let reason): return reason
+        case .follows(let proc, _):
+            _ = CLinux.close(proc)
+            return nil
         }
-        _ = CLinux.close(fd)
-        guard let pid1 = identity(-1, "/proc/1/root"), let own = identity(-1, "/"),
-              pid1.device == own.device && pid1.inode == own.inode else {
-            return "this process's root is not PID 1's (a chroot of its own)"
+    }
+
+    private enum Look {
+        case onDisk
+        case blocked(String)
+        /// /proc, open, and the root this process shares with PID 1.
+        case follows(proc: Int32, root: (device: UInt64, inode: UInt64))
+    }
+
+    /// The checks `init` and `obstacle` share: a root in memory, PID 1's root readable, the same
+    /// as this process's.
+    private static func look() -> Look {
+        guard loaderd_root_is_in_memory() != 0 else { return .onDisk }
+        let proc = loaderd_open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+        guard proc >= 0 else { return .blocked("/proc: \(Errno.current)") }
+        guard let pid1 = identity(proc, "1/root") else {
+            let error = Errno.current
+            _ = CLinux.close(proc)
+            return .blocked("/proc/1/root: \(error) (looking at PID 1's root needs root with PID 1's capabilities, or CAP_SYS_PTRACE)")
         }
-        return nil
+        guard let own = identity(-1, "/"), pid1.device == own.device && pid1.inode == own.inode else {
+            _ = CLinux.close(proc)
+            return .blocked("this process's root is not PID 1's (a chroot of its own)")
+        }
+        return .follows(proc: proc, root: own)
     }
 
     /// Chroots into PID 1's root when it moved since the last look. Returns true when it did;
