@@ -31,8 +31,12 @@ final class DisplaySlot {
     var nextIndex: Int64 = 0
     /// The blank (idle) frame is on the display.
     var showsBlank = false
-    /// Where a dimmed frame is made (brightness < 100), allocated once.
-    var dimmed: Canvas
+    /// Where a dimmed frame is made: allocated at the first frame drawn below full brightness
+    /// (and again for a display of another size), then kept. Most boots never dim, and a canvas
+    /// is its pixels and the renderer's tables, all written at init: 2 MB of pixels for a 1080p
+    /// screen's 960x540 canvas, 8 MB for a 1920x1080 image display, made before the first frame
+    /// when it came with the slot (docs/PERFORMANCE.md, 25 Nov).
+    var dimmed: Canvas?
     /// The last error while the display fails (nil: it works). Logged once when the failing
     /// starts and once when it ends, not per try.
     var lastError: DisplayError?
@@ -44,7 +48,6 @@ final class DisplaySlot {
         self.spec = spec
         devicePath = Self.devicePath(spec)
         search = AutoSearch(spec)
-        dimmed = Canvas(width: display.canvasWidth, height: display.canvasHeight)
     }
 
     var fps: Int64 { Int64(display.framesPerSecond) }
@@ -102,10 +105,14 @@ final class DisplaySlot {
     }
 
     /// The scene's canvas scaled to `brightness` percent (premultiplied: a fade to the background).
+    /// Only for a slot with a scene (the daemon clears a display that has none).
     func canvas(brightness: Int) -> Canvas {
-        guard let scene else { return dimmed }
-        guard brightness < 100 else { return scene.canvas }
-        dimmed.copyScaled(from: scene.canvas, by: UInt8(brightness * 255 / 100))
-        return dimmed
+        let full = scene!.canvas
+        guard brightness < 100 else { return full }
+        if dimmed?.width != full.width || dimmed?.height != full.height {
+            dimmed = Canvas(width: full.width, height: full.height)
+        }
+        dimmed!.copyScaled(from: full, by: UInt8(brightness * 255 / 100))
+        return dimmed!
     }
 }

@@ -165,7 +165,6 @@ extension Daemon {
     /// A waiting slot's device opened: draw the current frame on it at once.
     func adopt(_ display: any Display, into slot: DisplaySlot, now: Int64) {
         slot.display = display
-        slot.dimmed = Canvas(width: display.canvasWidth, height: display.canvasHeight)
         slot.waiting = false
         slot.waitingSince = nil
         slot.showsBlank = false

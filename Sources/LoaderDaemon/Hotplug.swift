@@ -55,7 +55,6 @@ extension Daemon {
         }
         logger.notice("\(name): \(why); opened again: \(display.name) \(display.canvasWidth)x\(display.canvasHeight)")
         slot.display = display
-        slot.dimmed = Canvas(width: display.canvasWidth, height: display.canvasHeight)
         slot.waiting = false
         slot.waitingSince = nil
         slot.showsBlank = false
