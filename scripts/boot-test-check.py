@@ -135,6 +135,11 @@ def boot(dir):
         saved = re.search(r"boot timeline: (\d+) units over .* saved to ", log if "initramfs" in r["dir"] else journal)
         check("boot timeline saved at the end (PID 1's messages through plymouth = \"auto\")", saved is not None,
               f"{saved.group(1)} units" if saved else f"no 'boot timeline: ... saved' in the {where}")
+    memory = read(os.path.join(dir, "cmd-memory.txt"))
+    for who in ("loaderd", "plymouthd"):
+        m = dict(re.findall(rf"^{who} (\w+)\s+(\d+) kB", memory, re.M))
+        if "Rss" in m:
+            fig[f"{who} resident in the guest, kernel {memory.split()[0]} (KB)"] = f"{m['Rss']} ({m.get('Anonymous')} anonymous)"
     if r["dir"].startswith("drm-"):
         check("through DRM, the screen equals `loaderctl render` placed as configured", *pixel_comparison(dir))
     shut = [f for f in frames if f[0] >= marks["poweroff"]]
