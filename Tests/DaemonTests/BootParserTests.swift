@@ -182,6 +182,16 @@ import Testing
         #expect(e.timeline(endedAt: 60).units.map(\.name) == ["b", "a", "new.service", "d"])
     }
 
+    /// A boot that ends within its first millisecond (a quit right after the start) is saved as
+    /// a file the next start reads back: the file keeps milliseconds, and a total of 0 is refused.
+    @Test func aTimelineShorterThanAMillisecondIsSavedReadably() throws {
+        var e = BootProgressEstimator(previous: nil)
+        _ = e.unitActive("a.service", at: 300)
+        let text = e.timeline(endedAt: 700).text
+        guard case .success(let read) = BootTimeline.parse(text) else { Issue.record("refused: \(text)"); return }
+        #expect(read.total == 1_000 && read.units.map(\.name) == ["a.service"])
+    }
+
     @Test func aTimelineAdoptedMidBootGuidesTheRestAndNeverGoesBack() {
         var e = BootProgressEstimator(previous: nil)
         var shown = 0

@@ -236,8 +236,10 @@ public struct BootProgressEstimator: Sendable {
         return estimate
     }
 
-    /// This boot's timeline, ended at `at` microseconds.
+    /// This boot's timeline, ended at `at` microseconds: at least 1 ms, the file's resolution, so
+    /// that a session shorter than that (a test's, a front end's quit right after the start) is
+    /// not written as `total 0.000`, which `parse` refuses.
     public func timeline(endedAt at: Int64) -> BootTimeline {
-        BootTimeline(total: Swift.max(at, recorded.last?.at ?? 0, 1), units: recorded)
+        BootTimeline(total: Swift.max(at, recorded.last?.at ?? 0, 1_000), units: recorded)
     }
 }
