@@ -33,7 +33,8 @@ final class DisplaySlot {
     var showsBlank = false
     /// Where a dimmed frame is made: allocated at the first frame drawn below full brightness
     /// (and again for a display of another size), then kept. Most boots never dim, and a canvas
-    /// is its pixels and the renderer's tables, all written at init: 2 MB of pixels for a 1080p
+    /// writes its pixels and its row-sized tables at init (its stamp buffers stay untouched
+    /// until used): 2 MB of pixels for a 1080p
     /// screen's 960x540 canvas, 8 MB for a 1920x1080 image display, made before the first frame
     /// when it came with the slot (docs/PERFORMANCE.md, 25 Nov).
     var dimmed: Canvas?
