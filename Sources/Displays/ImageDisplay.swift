@@ -31,6 +31,16 @@ public final class ImageDisplay: Display {
     public private(set) var writes = 0
 
     public static func open(_ spec: DisplaySpec) throws(DisplaySpecError) -> ImageDisplay {
+        let o = try readOptions(spec)
+        return ImageDisplay(path: o.path, format: o.format, width: o.size.width, height: o.size.height,
+                            background: o.background, fps: o.fps)
+    }
+
+    /// The spec's keys and values checked, nothing made (`open`, and `--check-config`).
+    public static func checkOptions(_ spec: DisplaySpec) throws(DisplaySpecError) { _ = try readOptions(spec) }
+
+    static func readOptions(_ spec: DisplaySpec) throws(DisplaySpecError)
+        -> (path: String, format: ImageFormat, size: (width: Int, height: Int), background: Color, fps: Int) {
         try spec.checkKeys(acceptedKeys)
         guard let path = spec["path"], !path.isEmpty else {
             throw DisplaySpecError(spec: spec.description, message: "missing path=FILE (.ppm or .png)")
@@ -45,8 +55,7 @@ public final class ImageDisplay: Display {
         let size = try spec.size(default: nil)
         let background = try spec.color("background", default: .black)
         let fps = try spec.framesPerSecond()
-        return ImageDisplay(path: path, format: format, width: size.width, height: size.height,
-                            background: background, fps: fps)
+        return (path, format, size, background, fps)
     }
 
     init(path: String, format: ImageFormat, width: Int, height: Int, background: Color, fps: Int) {

@@ -21,10 +21,16 @@ public final class TerminalDisplay: Display {
     private var closed = false
 
     public static func open(_ spec: DisplaySpec) throws(DisplaySpecError) -> TerminalDisplay {
+        let o = try readOptions(spec)
+        return TerminalDisplay(width: o.size.width, height: o.size.height, fps: o.fps, background: o.background, fd: STDOUT_FILENO)
+    }
+
+    /// The spec's keys and values checked, nothing made (`open`, and `--check-config`).
+    public static func checkOptions(_ spec: DisplaySpec) throws(DisplaySpecError) { _ = try readOptions(spec) }
+
+    static func readOptions(_ spec: DisplaySpec) throws(DisplaySpecError) -> (size: (width: Int, height: Int), fps: Int, background: Color) {
         try spec.checkKeys(acceptedKeys)
-        let size = try spec.size(default: (64, 16))
-        return TerminalDisplay(width: size.width, height: size.height, fps: try spec.framesPerSecond(),
-                               background: try spec.color("background", default: .black), fd: STDOUT_FILENO)
+        return (try spec.size(default: (64, 16)), try spec.framesPerSecond(), try spec.color("background", default: .black))
     }
 
     init(width: Int, height: Int, fps: Int, background: Color, fd: Int32) {

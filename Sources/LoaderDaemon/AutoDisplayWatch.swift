@@ -41,7 +41,7 @@ extension AutoDisplay.Choice {
 /// the new device is drawn on as soon as the kernel makes its node.
 extension Daemon {
     static func openOrWait(_ spec: DisplaySpec, searching search: AutoSearch, logger: Logger) throws(DisplaySpecError) -> DisplaySlot {
-        try DisplayFactory.checkKeys(spec)  // a typo is an error now, not when a device appears
+        try DisplayFactory.check(spec)  // a typo or a bad value is an error now, not when a device appears
         let choice = search.find()
         guard let path = choice.path else {
             let slot = DisplaySlot(display: PlaceholderDisplay(name: search.name, waitingFor: search.looksFor), spec: spec)

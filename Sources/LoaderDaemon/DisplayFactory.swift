@@ -42,13 +42,27 @@ public enum DisplayFactory {
         }
     }
 
-    /// Checks that `spec` names a known type and only keys that type accepts, without opening the
-    /// display (values are checked when it opens).
+    /// Checks that `spec` names a known type and only keys that type accepts (`check` does that
+    /// and the values).
     public static func checkKeys(_ spec: DisplaySpec) throws(DisplaySpecError) {
         guard let keys = acceptedKeys(for: spec.type) else {
             throw DisplaySpecError(spec: spec.description, message: "unknown display type '\(spec.type)'; types: " + types.map { $0.type }.joined(separator: ", "))
         }
         try spec.checkKeys(keys)
+    }
+
+    /// Checks `spec` as opening it would — its type, its keys and every value — without opening
+    /// anything: `--check-config`, the config file's [[display]] tables, and a display whose
+    /// device is waited for (its values would otherwise be checked only when the device appears).
+    public static func check(_ spec: DisplaySpec) throws(DisplaySpecError) {
+        try checkKeys(spec)
+        switch spec.type {
+        case "image": try ImageDisplay.checkOptions(spec)
+        case "terminal": try TerminalDisplay.checkOptions(spec)
+        case "fb": try FramebufferDisplay.checkOptions(spec)
+        case "drm", "auto": try DRMDisplay.checkOptions(spec)
+        default: try LEDDisplays.checkOptions(spec)
+        }
     }
 
     public static var typeList: String { types.map { $0.usage }.joined(separator: "; ") }

@@ -44,7 +44,7 @@ extension Daemon {
             return DisplaySlot(display: try DisplayFactory.open(spec), spec: spec)
         } catch {
             guard let path = DisplaySlot.devicePath(spec), !exists(path) else { throw error }
-            try DisplayFactory.checkKeys(spec)
+            try DisplayFactory.check(spec)
             let slot = DisplaySlot(display: PlaceholderDisplay(name: "\(spec.type):\(path)", waitingFor: path), spec: spec)
             slot.waiting = true
             slot.waitingSince = MonotonicClock.now()

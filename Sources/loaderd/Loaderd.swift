@@ -45,7 +45,7 @@ struct Loaderd {
         OptionSpec(name: "mode-loader", kind: .value, valueName: "MODE=NAME", help: "The loader Plymouth's change-mode MODE switches to, repeatable (e.g. shutdown=worm)."),
         OptionSpec(name: "pid-file", kind: .value, valueName: "PATH", help: "Write the process id to PATH once the socket is served (a starting script's sign that loaderd is up), and remove it at exit."),
         OptionSpec(name: "config", kind: .value, valueName: "FILE", help: "Read settings from this TOML file (config/loaderd.toml documents every key); flags given here override it. SIGHUP re-reads it."),
-        OptionSpec(name: "check-config", kind: .value, valueName: "FILE", help: "Check a config file, print what is wrong with line, column and key, and exit (0 when good)."),
+        OptionSpec(name: "check-config", kind: .value, valueName: "FILE", help: "Check a config file as a start would (every value, each display's keys and values, the socket group), print every error with its line, column and key, and exit (0 when good)."),
     ]
     static func option(_ name: String) -> OptionSpec { options.first { $0.name == name }! }
 
@@ -166,17 +166,14 @@ struct Loaderd {
 
     func run() {
         if let checkConfig {
-            let config: Config
-            do { config = try Config.load(path: checkConfig) } catch { fail(error.description) }
-            // Each [[display]]'s keys too (its values are checked when it opens).
-            for spec in config.displays {
-                do { try DisplayFactory.checkKeys(spec) } catch { fail("\(checkConfig): [[display]]: \(error.description)") }
-            }
+            // Every error at once, each at its line and column; the displays' values too.
+            let errors = Config.check(path: checkConfig)
+            if !errors.isEmpty { fail(errors.map { $0.description }) }
             print("\(checkConfig): OK")
             CLinux.exit(0)
         }
         let settings: DaemonConfiguration
-        do { settings = try self.settings() } catch { fail(error.description) }
+        do { settings = try self.settings() } catch { fail(error.all.map { $0.description }) }
 
         let logger = Logger(level: settings.logLevel)
         if ProcessArguments.markAsInitrdSurvivor() {
@@ -250,9 +247,13 @@ struct Loaderd {
         return settings
     }
 
-    func fail(_ message: String) -> Never {
-        var line = "<3>loaderd: " + message + "\n"
-        line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    func fail(_ message: String) -> Never { fail([message]) }
+
+    /// Each message on a line of its own, with the error priority journald reads.
+    func fail(_ messages: [String]) -> Never {
+        var text = ""
+        for message in messages { text += "<3>loaderd: " + message + "\n" }
+        text.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
         CLinux.exit(1)
     }
 }

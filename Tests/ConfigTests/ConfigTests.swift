@@ -55,11 +55,17 @@ struct ConfigTests {
             type = "fb"
             device = "/dev/fb1"
             scale = 4
-            dither = true
+            vsync = true
 
             [[display]]
             type = "IMAGE"
             path = '/tmp/a,b.png'
+            size = "64x32"
+
+            [[display]]
+            type = "apa102"
+            spi = "/dev/spidev0.0"
+            size = "8x8"
             gamma = 2.20
 
             [boot]
@@ -78,8 +84,9 @@ struct ConfigTests {
         #expect(config.loader.messageStyle == .grok)
         #expect(config.loader.progress == 40)
         #expect(config.displays == [
-            DisplaySpec(type: "fb", options: [.init("device", "/dev/fb1"), .init("scale", "4"), .init("dither", "true")]),
-            DisplaySpec(type: "image", options: [.init("path", "/tmp/a,b.png"), .init("gamma", "2.20")]),
+            DisplaySpec(type: "fb", options: [.init("device", "/dev/fb1"), .init("scale", "4"), .init("vsync", "true")]),
+            DisplaySpec(type: "image", options: [.init("path", "/tmp/a,b.png"), .init("size", "64x32")]),
+            DisplaySpec(type: "apa102", options: [.init("spi", "/dev/spidev0.0"), .init("size", "8x8"), .init("gamma", "2.20")]),
         ])
         #expect(config.boot.psplashFifo && config.boot.plymouth)
         // The parameters are what Catalog.make takes.
@@ -123,10 +130,20 @@ struct ConfigTests {
         ("[loader]\nparameters = { fill = \"red\" }", "loaderd.toml:2:1: loader.parameters: parameters need a loader: set loader.name too"),
         ("[loader]\nname = \"bar\"\nparameters = { fill = [1] }", "loaderd.toml:3:23: loader.parameters.fill: expected a string, number or boolean, got an array"),
         ("[loader]\nname = \"bar\"\nparameters = \"fill=red\"", ##"loaderd.toml:3:14: loader.parameters: expected a table of key = "value", e.g. { fill = "#0a66c2" }, got "fill=red""##),
-        // Displays: only `type` is checked here.
+        // Displays: the type, each key and each value as opening the display would check them
+        // (nothing is opened), at the key or value at fault.
         ("[[display]]\ndevice = \"/dev/fb0\"", #"loaderd.toml:1:1: display: a [[display]] needs a type, e.g. type = "fb""#),
         ("[[display]]\ntpye = \"fb\"", "loaderd.toml:2:1: unknown key 'tpye' in [[display]] (did you mean 'type'?)"),
-        ("[[display]]\ntype = \"f b\"", #"loaderd.toml:2:8: display.type: expected a display type such as "fb" or "image", got "f b""#),
+        ("[[display]]\ntype = \"f b\"", #"loaderd.toml:2:8: display.type: unknown display type "f b" (did you mean "fb"?); types: image, terminal, fb, drm, auto, max7219, apa102, sk9822, ws2812, sk6812"#),
+        ("[[display]]\ntype = \"fb\"\nrotat = 90", "loaderd.toml:3:1: unknown key 'rotat' in [[display]] of type fb (did you mean 'rotate'?); fb accepts type, device, size, scale, anchor, x, y, rotate, background, console, vsync, buffers, fps, geometry, format, stride"),
+        ("[[display]]\ntype = \"fb\"\nrotate = 45", "loaderd.toml:3:10: display.rotate: rotate=45: expected 0, 90, 180 or 270 (degrees clockwise)"),
+        ("[[display]]\ntype = \"fb\"\ndevice = 1", "loaderd.toml:3:10: display.device: device=1: expected a framebuffer device's path such as /dev/fb0 (or geometry= and format= for a file standing in for one)"),
+        ("[[display]]\ntype = \"drm\"\nmode = \"big\"", "loaderd.toml:3:8: display.mode: mode=big: expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. mode=1280x720 or mode=1920x1080@60"),
+        ("[[display]]\ntype = \"auto\"\nsize = \"9x\"", "loaderd.toml:3:8: display.size: size=9x: expected WIDTHxHEIGHT with sides from 1 to 4096, e.g. size=64x32"),
+        ("[[display]]\ntype = \"max7219\"\nspi = \"/dev/spidev0.0\"\nmodules = 0", "loaderd.toml:4:11: display.modules: 'modules' must be an integer in 1...256, got '0'"),
+        ("[[display]]\ntype = \"max7219\"\nspi = \"/dev/spidev0.0\"\nmodules = 5\nrows = 2", "loaderd.toml:5:8: display.rows: 'rows' must divide 'modules' evenly (5 modules cannot make 2 equal rows)"),
+        ("[[display]]\ntype = \"ws2812\"\nspi = \"/dev/spidev0.0\"\nsize = \"8x8\"\ndry-run = \"out.txt\"", "loaderd.toml:5:11: display.dry-run: dry-run= takes true, false, or a file ending in .png or .ppm, got 'out.txt'"),
+        ("[[display]]\ntype = \"image\"\nsize = \"8x8\"", "loaderd.toml:1:1: display: missing path=FILE (.ppm or .png)"),
         ("[[display]]\ntype = \"fb\"\nsize = [64, 32]", "loaderd.toml:3:8: display.size: expected a string, number or boolean (display options are passed on as text), got an array"),
         ("[display]\ntype = \"fb\"", "loaderd.toml:1:1: display: write [[display]] (an array of tables, one per display), not [display]"),
         ("[[daemon]]\n", "loaderd.toml:1:1: daemon: [[daemon]] is a single table: write [daemon]"),

@@ -66,4 +66,42 @@ import Glibc
         #expect(try r3.wait() == 1)
         #expect(r3.log.contains("No such file or directory"))
     }
+
+    /// Every error at once, a line each at its place: a display's values (here one whose device
+    /// does not exist, so nothing would have looked at them before the device appeared), the
+    /// socket group this machine lacks; and the daemon refuses the same file, naming each error.
+    @Test func checkConfigListsEveryErrorAndTheDaemonRefusesTheSameFile() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/loaderd.toml"
+        try write("""
+            [daemon]
+            socket = "\(dir)/s.sock"
+            socket_group = "no-such-group-here"
+            max_clients = 0
+            [[display]]
+            type = "fb"
+            device = "\(dir)/never/fb0"
+            rotate = 45
+            [loader]
+            name = "bar"
+            parameters = { fill = "reddish" }
+
+            """, to: file)
+        let check = try Spawned(Paths.loaderd, ["--check-config", file], logPath: dir + "/check")
+        #expect(try check.wait() == 1)
+        let lines = check.log.split(separator: "\n").map(String.init)
+        #expect(lines.map { $0.split(separator: ":").dropFirst(2).prefix(2).joined(separator: ":") } == ["3:16", "4:15", "8:10", "11:23"], "\(check.log)")
+        #expect(lines.allSatisfy { $0.hasPrefix("<3>loaderd: \(file):") }, "\(check.log)")
+        #expect(check.log.contains("no group \"no-such-group-here\" on this machine"))
+        #expect(check.log.contains("display.rotate: rotate=45: expected 0, 90, 180 or 270"))
+        #expect(check.log.contains("loader.parameters.fill"))
+        // The group aside (the daemon finds it missing after reading the file), the start names the same errors.
+        try write(try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "socket_group = \"no-such-group-here\"\n", with: ""), to: file)
+        let start = try Spawned(Paths.loaderd, ["--config", file], logPath: dir + "/start")
+        #expect(try start.wait() == 1)
+        #expect(start.log.split(separator: "\n").count == 3, "\(start.log)")
+        #expect(start.log.contains("rotate=45") && start.log.contains("max_clients") && start.log.contains("reddish"), "\(start.log)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/s.sock"))
+    }
 }

@@ -43,6 +43,19 @@ import Glibc
         #expect(!p.log.contains("no display left"))
     }
 
+    /// A display whose device is missing is waited for, but a bad value in its spec is an error
+    /// at start, as for a display that exists: found at boot, not when the device appears.
+    @Test func aWaitedDisplayWithABadValueIsRefusedAtStart() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let sock = dir + "/s.sock"
+        for spec in ["fb:device=\(dir)/later/fb0,rotate=45", "drm:device=\(dir)/later/card0,mode=big", "auto:size=9x"] {
+            let p = try Spawned(Paths.loaderd, ["--socket", sock, "--display", spec, "--loader", "bar"], logPath: dir + "/log")
+            #expect(try p.wait() == 1, "\(spec): \(p.log)")
+            #expect(p.log.contains("invalid display") && !p.log.contains("waiting"), "\(spec): \(p.log)")
+        }
+    }
+
     /// A display that appears within the timeout is drawn and not given up later.
     @Test func aDisplayThatAppearsInTimeIsDrawnAndKept() throws {
         let dir = try Paths.temporaryDirectory()

@@ -26,6 +26,13 @@ public struct DRMStatistics: Sendable, Equatable {
 public final class DRMDisplay: Display {
     public static var acceptedKeys: [String] { DRMOptions.keys }
 
+    /// The spec's keys and values checked (a `drm` or an `auto` spec), no card opened: as
+    /// `FramebufferDisplay.checkOptions`.
+    public static func checkOptions(_ spec: DisplaySpec) throws(DisplaySpecError) {
+        if spec.type == "auto" { try spec.checkKeys(AutoDisplay.acceptedKeys) }
+        _ = try DRMOptions(spec)
+    }
+
     public let name: String
     public var canvasWidth: Int { placement.canvasWidth }
     public var canvasHeight: Int { placement.canvasHeight }

@@ -26,6 +26,10 @@ public final class FramebufferDisplay: Display {
     /// The spec keys `fb:` accepts (for checks that do not open the device, e.g. `--check-config`).
     public static var acceptedKeys: [String] { FramebufferOptions.keys }
 
+    /// The spec's keys and values checked, the device not opened (`--check-config`, and a display
+    /// whose device is waited for). What depends on the device (the canvas fitting it) is checked at open.
+    public static func checkOptions(_ spec: DisplaySpec) throws(DisplaySpecError) { _ = try FramebufferOptions(spec) }
+
     public let name: String
     public var canvasWidth: Int { placement.canvasWidth }
     public var canvasHeight: Int { placement.canvasHeight }

@@ -113,6 +113,11 @@ struct FramebufferOptions: Sendable {
         case (nil, _?): throw fail("format= only applies with geometry= (a file standing in for the device); a device reports its own format")
         case (nil, nil):
             if stride != nil { throw fail("stride= only applies with geometry= and format= (a file standing in for the device)") }
+            // A device by its path from /: a relative one (`device = 3` meaning fb3) would be
+            // looked for in the daemon's working directory, and waited for there in vain.
+            guard device.hasPrefix("/") else {
+                throw fail("device=\(device): expected a framebuffer device's path such as /dev/fb0 (or geometry= and format= for a file standing in for one)")
+            }
         }
     }
 }

@@ -53,19 +53,21 @@ public final class APA102Display: Display {
 
     public static let acceptedKeys = transportKeys + ["size", "layout", "origin", "rotate", "flip", "brightness", "gamma", "order", "fps"]
 
+    /// The spec's options read and checked, nothing opened (`open`, and `LEDDisplays.checkOptions`).
+    static func readOptions(_ spec: DisplaySpec) throws(DisplaySpecError) -> (Configuration, LEDOptionReader, LEDTransportChoice) {
+        let options = try LEDOptionReader(spec, accepted: acceptedKeys)
+        var c = Configuration()
+        c.variant = spec.type == "sk9822" ? .sk9822 : .apa102
+        try options.stripSettings(into: &c)
+        c.order = try options.choice("order", default: .bgr, ColorOrder.all)
+        c.framesPerSecond = try options.framesPerSecond()
+        let choice = try options.transport(defaultSpeed: 8_000_000, needsLatch: false, allowsGPIO: true)
+        return (c, options, choice)
+    }
+
     public static func open(_ spec: DisplaySpec) throws(DisplayOpenError) -> APA102Display {
-        func read() throws(DisplaySpecError) -> (Configuration, LEDOptionReader, LEDTransportChoice) {
-            let options = try LEDOptionReader(spec, accepted: acceptedKeys)
-            var c = Configuration()
-            c.variant = spec.type == "sk9822" ? .sk9822 : .apa102
-            try options.stripSettings(into: &c)
-            c.order = try options.choice("order", default: .bgr, ColorOrder.all)
-            c.framesPerSecond = try options.framesPerSecond()
-            let choice = try options.transport(defaultSpeed: 8_000_000, needsLatch: false, allowsGPIO: true)
-            return (c, options, choice)
-        }
         let (c, options, choice): (Configuration, LEDOptionReader, LEDTransportChoice)
-        do { (c, options, choice) = try read() } catch { throw .spec(error) }
+        do { (c, options, choice) = try readOptions(spec) } catch { throw .spec(error) }
         let bus = try options.openBus(choice, displayName: spec.description,
                                       wire: .apa102(width: c.width, height: c.height, layout: c.layout, origin: c.origin, order: c.order))
         return APA102Display(configuration: c, bus: bus, name: spec.description)

@@ -13,4 +13,17 @@ public enum LEDDisplays {
         default: return nil
         }
     }
+
+    /// Checks an LED spec's keys and values as `open` would, opening nothing (`--check-config`,
+    /// and a display whose device is waited for). Not an LED type: nothing to check here.
+    public static func checkOptions(_ spec: DisplaySpec) throws(DisplaySpecError) {
+        let options: LEDOptionReader
+        switch spec.type {
+        case "max7219": options = try MAX7219Display.readOptions(spec).1
+        case "apa102", "sk9822": options = try APA102Display.readOptions(spec).1
+        case "ws2812", "sk6812": options = try WS2812Display.readOptions(spec).1
+        default: return
+        }
+        try options.checkDryRun()
+    }
 }

@@ -129,6 +129,16 @@ extension LEDOptionReader {
         return .spi(path: path, speed: UInt32(speed))
     }
 
+    /// `dry-run=` as `openBus` reads it: a yes/no word or a picture's path (.png or .ppm).
+    func checkDryRun() throws(DisplaySpecError) {
+        guard let text = spec["dry-run"] else { return }
+        switch text.asciiLowercased() {
+        case "true", "yes", "on", "1", "false", "no", "off", "0": return
+        default:
+            if let problem = WirePreview.pathProblem(text) { throw error(problem) }
+        }
+    }
+
     /// Opens the bus chosen by `transport`; with `dry-run=true` a capture transport that keeps
     /// the last messages in memory; with `dry-run=FILE.png` (or `.ppm`) a `WirePreview` that
     /// decodes the bytes as the LEDs would (`wire`) and keeps FILE showing what they show.

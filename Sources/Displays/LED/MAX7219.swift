@@ -72,30 +72,32 @@ public final class MAX7219Display: Display {
     public static let acceptedKeys = transportKeys + ["modules", "rows", "block_orientation", "reverse_order", "rotate", "flip",
                                                       "brightness", "mono", "threshold", "fps"]
 
+    /// The spec's options read and checked, nothing opened (`open`, and `LEDDisplays.checkOptions`).
+    static func readOptions(_ spec: DisplaySpec) throws(DisplaySpecError) -> (Configuration, LEDOptionReader, LEDTransportChoice) {
+        let options = try LEDOptionReader(spec, accepted: acceptedKeys)
+        var c = Configuration()
+        c.modules = try options.int("modules", default: 4, in: 1...256)
+        c.rows = try options.int("rows", default: 1, in: 1...256)
+        guard c.modules % c.rows == 0 else {
+            throw options.error("'rows' must divide 'modules' evenly (\(c.modules) modules cannot make \(c.rows) equal rows)")
+        }
+        c.blockOrientation = try options.choice("block_orientation", default: 0, [("0", 0), ("90", 90), ("-90", -90), ("270", -90), ("180", 180)])
+        c.reverseOrder = try options.bool("reverse_order", default: false)
+        c.rotation = try options.rotation()
+        c.flip = try options.flip()
+        c.brightness = try options.brightness(default: 50)
+        c.mono = try options.choice("mono", default: .threshold, Mono.allCases.map { ($0.rawValue, $0) })
+        c.threshold = try options.int("threshold", default: 128, in: 1...255)
+        c.framesPerSecond = try options.framesPerSecond()
+        let choice = try options.transport(defaultSpeed: 8_000_000, needsLatch: true, allowsGPIO: true)
+        return (c, options, choice)
+    }
+
     /// Opens the display a spec names, e.g. `max7219:spi=/dev/spidev0.0,modules=8` or
     /// `max7219:gpiochip=gpiochip0,clock=11,data=10,latch=8,modules=4,dry-run=true`.
     public static func open(_ spec: DisplaySpec) throws(DisplayOpenError) -> MAX7219Display {
-        func read() throws(DisplaySpecError) -> (Configuration, LEDOptionReader, LEDTransportChoice) {
-            let options = try LEDOptionReader(spec, accepted: acceptedKeys)
-            var c = Configuration()
-            c.modules = try options.int("modules", default: 4, in: 1...256)
-            c.rows = try options.int("rows", default: 1, in: 1...256)
-            guard c.modules % c.rows == 0 else {
-                throw options.error("'rows' must divide 'modules' evenly (\(c.modules) modules cannot make \(c.rows) equal rows)")
-            }
-            c.blockOrientation = try options.choice("block_orientation", default: 0, [("0", 0), ("90", 90), ("-90", -90), ("270", -90), ("180", 180)])
-            c.reverseOrder = try options.bool("reverse_order", default: false)
-            c.rotation = try options.rotation()
-            c.flip = try options.flip()
-            c.brightness = try options.brightness(default: 50)
-            c.mono = try options.choice("mono", default: .threshold, Mono.allCases.map { ($0.rawValue, $0) })
-            c.threshold = try options.int("threshold", default: 128, in: 1...255)
-            c.framesPerSecond = try options.framesPerSecond()
-            let choice = try options.transport(defaultSpeed: 8_000_000, needsLatch: true, allowsGPIO: true)
-            return (c, options, choice)
-        }
         let (c, options, choice): (Configuration, LEDOptionReader, LEDTransportChoice)
-        do { (c, options, choice) = try read() } catch { throw .spec(error) }
+        do { (c, options, choice) = try readOptions(spec) } catch { throw .spec(error) }
         let bus = try options.openBus(choice, displayName: spec.description,
                                       wire: .max7219(modules: c.modules, columns: c.modules / c.rows, blockOrientation: c.blockOrientation, reverseOrder: c.reverseOrder))
         do { return try MAX7219Display(configuration: c, bus: bus, name: spec.description) } catch { throw .device(error) }

@@ -65,23 +65,25 @@ public final class WS2812Display: Display {
         encoding == 8 ? (bit ? 0b1111_0000 : 0b1100_0000) : (bit ? 0b110 : 0b100)
     }
 
-    public static func open(_ spec: DisplaySpec) throws(DisplayOpenError) -> WS2812Display {
-        func read() throws(DisplaySpecError) -> (Configuration, LEDOptionReader, LEDTransportChoice) {
-            if spec["gpiochip"] != nil {
-                throw DisplaySpecError(spec: spec.description, message: "\(spec.type) cannot be bit-banged over GPIO (its 800 kHz timing needs the SPI hardware); use spi=/dev/spidevB.C")
-            }
-            let options = try LEDOptionReader(spec, accepted: acceptedKeys)
-            var c = Configuration()
-            try options.stripSettings(into: &c)
-            c.order = try options.choice("order", default: .grb, ColorOrder.all)
-            c.encoding = try options.choice("encoding", default: 3, [("3", 3), ("8", 8)])
-            c.resetMicroseconds = try options.int("reset_us", default: 280, in: 50...10_000)
-            c.framesPerSecond = try options.framesPerSecond()
-            let choice = try options.transport(defaultSpeed: speed(encoding: c.encoding), needsLatch: false, allowsGPIO: false)
-            return (c, options, choice)
+    /// The spec's options read and checked, nothing opened (`open`, and `LEDDisplays.checkOptions`).
+    static func readOptions(_ spec: DisplaySpec) throws(DisplaySpecError) -> (Configuration, LEDOptionReader, LEDTransportChoice) {
+        if spec["gpiochip"] != nil {
+            throw DisplaySpecError(spec: spec.description, message: "\(spec.type) cannot be bit-banged over GPIO (its 800 kHz timing needs the SPI hardware); use spi=/dev/spidevB.C")
         }
+        let options = try LEDOptionReader(spec, accepted: acceptedKeys)
+        var c = Configuration()
+        try options.stripSettings(into: &c)
+        c.order = try options.choice("order", default: .grb, ColorOrder.all)
+        c.encoding = try options.choice("encoding", default: 3, [("3", 3), ("8", 8)])
+        c.resetMicroseconds = try options.int("reset_us", default: 280, in: 50...10_000)
+        c.framesPerSecond = try options.framesPerSecond()
+        let choice = try options.transport(defaultSpeed: speed(encoding: c.encoding), needsLatch: false, allowsGPIO: false)
+        return (c, options, choice)
+    }
+
+    public static func open(_ spec: DisplaySpec) throws(DisplayOpenError) -> WS2812Display {
         let (c, options, choice): (Configuration, LEDOptionReader, LEDTransportChoice)
-        do { (c, options, choice) = try read() } catch { throw .spec(error) }
+        do { (c, options, choice) = try readOptions(spec) } catch { throw .spec(error) }
         let bus = try options.openBus(choice, displayName: spec.description,
                                       wire: .ws2812(width: c.width, height: c.height, layout: c.layout, origin: c.origin, order: c.order, encoding: c.encoding))
         do { return try WS2812Display(configuration: c, bus: bus, name: spec.description) } catch { throw .device(error) }

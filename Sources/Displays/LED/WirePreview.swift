@@ -50,6 +50,13 @@ public final class WirePreview: SPIBus {
     private var ledByte = 0
     private let isPNG: Bool
 
+    /// Why `path` cannot be a dry run's picture (not .png or .ppm), or nil.
+    static func pathProblem(_ path: String) -> String? {
+        let lower = path.asciiLowercased()
+        if lower.hasSuffix(".png") || lower.hasSuffix(".ppm") { return nil }
+        return "dry-run= takes true, false, or a file ending in .png or .ppm, got '\(path)'"
+    }
+
     /// Fails when `path` names no PNG or PPM file or cannot be written (the first, dark picture
     /// is written at once, so a bad path is found when the display opens).
     public init(path: String, format: WireFormat, maximumMessageLength: Int = 1 << 20) throws(DisplaySpecError) {
@@ -57,11 +64,8 @@ public final class WirePreview: SPIBus {
         self.format = format
         self.name = "dry-run \(path)"
         self.maximumMessageLength = maximumMessageLength
-        let lower = path.asciiLowercased()
-        guard lower.hasSuffix(".png") || lower.hasSuffix(".ppm") else {
-            throw DisplaySpecError(spec: path, message: "dry-run= takes true, false, or a file ending in .png or .ppm, got '\(path)'")
-        }
-        isPNG = lower.hasSuffix(".png")
+        if let problem = Self.pathProblem(path) { throw DisplaySpecError(spec: path, message: problem) }
+        isPNG = path.asciiLowercased().hasSuffix(".png")
         let size = format.size
         image = RGBImage(width: size.width, height: size.height, fill: .black)
         if case .max7219(let modules, _, _, _) = format { registers = [UInt8](repeating: 0, count: modules * 8) } else { registers = [] }

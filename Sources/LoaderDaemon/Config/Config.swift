@@ -133,8 +133,12 @@ extension Config {
 
     /// Parses and checks `text`; `source` names it in errors (normally the file's path).
     public static func parse(_ text: String, source: String = "loaderd.toml") throws(ConfigError) -> Config {
+        try parse(text, source: source, checksMachine: false)
+    }
+
+    static func parse(_ text: String, source: String, checksMachine: Bool) throws(ConfigError) -> Config {
         let root = try TOML.parse(text, source: source)
-        var decoder = ConfigDecoder(source: source)
+        var decoder = ConfigDecoder(source: source, checksMachine: checksMachine)
         return try decoder.decode(root)
     }
 
@@ -148,7 +152,7 @@ extension Config {
         "screen": ["background", "logo", "margin", "loader_size", "message_color", "mono", "font"],
     ]
 
-    private static func readFile(_ path: String) throws(ConfigError) -> [UInt8] {
+    static func readFile(_ path: String) throws(ConfigError) -> [UInt8] {
         func failure(_ what: String, _ e: Int32) -> ConfigError {
             ConfigError(source: path, message: "cannot \(what): \(String(cString: strerror(e)))")
         }
@@ -202,6 +206,23 @@ extension Config {
 /// Turns the parsed TOML tree into a `Config`, checking every key and value.
 struct ConfigDecoder {
     let source: String
+    /// Every error found so far: each key is checked on its own and the file is read to its end,
+    /// so all of its errors are reported at once (`ConfigError.more`), up to `reportedLimit`.
+    private(set) var problems: [ConfigError] = []
+    /// Errors past the limit, counted only: a hostile file of 60,000 bad keys made 60,000 lines
+    /// and 49 MB of messages.
+    private(set) var unreported = 0
+    static let reportedLimit = 50
+
+    /// Whether to check what start-up would find about this machine too: that the socket's group
+    /// exists (`--check-config`; the daemon itself finds that out when it makes the socket).
+    let checksMachine: Bool
+
+    init(source: String, checksMachine: Bool = false) { self.source = source; self.checksMachine = checksMachine }
+
+    mutating func report(_ error: ConfigError) {
+        if problems.count < Self.reportedLimit { problems.append(error) } else { unreported += 1 }
+    }
 
     func error(_ message: String, at position: SourcePosition, key: String?) -> ConfigError {
         ConfigError(source: source, line: position.line, column: position.column, key: key, message: message)
@@ -228,16 +249,24 @@ struct ConfigDecoder {
     mutating func decode(_ root: TOMLTable) throws(ConfigError) -> Config {
         var config = Config()
         for entry in root.entries {
-            switch entry.key {
-            case "daemon": config.daemon = try decodeDaemon(try table(entry, "daemon"))
-            case "loader": config.loader = try decodeLoader(try table(entry, "loader"))
-            case "boot": config.boot = try decodeBoot(try table(entry, "boot"))
-            case "screen": config.screen = try decodeScreen(try table(entry, "screen"))
-            case "display": config.displays = try decodeDisplays(entry)
-            default: throw unknownKey(entry, table: "")
+            do throws(ConfigError) {
+                switch entry.key {
+                case "daemon": config.daemon = decodeDaemon(try table(entry, "daemon"))
+                case "loader": config.loader = decodeLoader(try table(entry, "loader"))
+                case "boot": config.boot = decodeBoot(try table(entry, "boot"))
+                case "screen": config.screen = decodeScreen(try table(entry, "screen"))
+                case "display": config.displays = try decodeDisplays(entry)
+                default: throw unknownKey(entry, table: "")
+                }
+            } catch {
+                report(error)
             }
         }
-        return config
+        guard var error = ConfigError.combined(problems) else { return config }
+        if unreported > 0 {
+            error.more.append(ConfigError(source: source, message: "and \(unreported) more errors not shown; fix the ones above first"))
+        }
+        throw error
     }
 
     func table(_ entry: TOMLEntry, _ name: String) throws(ConfigError) -> TOMLTable {
@@ -250,92 +279,109 @@ struct ConfigDecoder {
 
     // MARK: Sections
 
-    private func decodeDaemon(_ table: TOMLTable) throws(ConfigError) -> Config.Daemon {
+    private mutating func decodeDaemon(_ table: TOMLTable) -> Config.Daemon {
         var d = Config.Daemon()
         for entry in table.entries {
-            let key = "daemon." + entry.key
-            switch entry.key {
-            case "socket":
-                let path = try string(entry, key)
-                guard path.hasPrefix("/") else { throw expected("an absolute path (starting with /)", entry.value, key: key) }
-                guard path.utf8.count < 108 else { throw error("a Unix socket path must be shorter than 108 bytes, got \(path.utf8.count)", at: entry.value.position, key: key) }
-                d.socket = path
-            case "socket_group":
-                let group = try string(entry, key)
-                guard !group.isEmpty, !group.contains(where: { $0 == " " || $0 == ":" || $0 == "/" }) else {
-                    throw expected("a group name or number", entry.value, key: key)
-                }
-                d.socketGroup = group
-            case "max_clients": d.maxClients = try integer(entry, key, 1...4096)
-            case "idle_timeout":
-                let seconds = try number(entry, key, 0...86400, what: "a number of seconds from 0 (never) to 86400")
-                // The command line's rule too (IdleTimeout): 1e-10 is neither "never" nor a timeout.
-                if let problem = IdleTimeout.problem(seconds: seconds) { throw error(problem, at: entry.value.position, key: key) }
-                d.idleTimeout = Time.microseconds(seconds: seconds)
-            case "display_timeout":
-                let seconds = try number(entry, key, 0...DisplayTimeout.maximumSeconds, what: "a number of seconds: 0 (wait forever) or from 0.1 to 86400")
-                if let problem = DisplayTimeout.problem(seconds: seconds) { throw error(problem, at: entry.value.position, key: key) }
-                d.displayTimeout = Time.microseconds(seconds: seconds)
-            case "max_line": d.maxLine = try integer(entry, key, 256...1_048_576)
-            case "log_level":
-                let word = try string(entry, key)
-                guard let level = Logger.Level(rawValue: word.asciiLowercased()) else {
-                    throw expected("one of " + Logger.Level.allCases.map { $0.rawValue }.joined(separator: ", "), entry.value, key: key)
-                }
-                d.logLevel = level
-            default: throw unknownKey(entry, table: "daemon")
-            }
+            do { try daemonSetting(entry, into: &d) } catch { report(error) }
         }
         return d
     }
 
-    private func decodeLoader(_ table: TOMLTable) throws(ConfigError) -> Config.LoaderSettings {
+    /// One key of [daemon] (each on its own: an error in one leaves the others checked).
+    private func daemonSetting(_ entry: TOMLEntry, into d: inout Config.Daemon) throws(ConfigError) {
+        let key = "daemon." + entry.key
+        switch entry.key {
+        case "socket":
+            let path = try string(entry, key)
+            guard path.hasPrefix("/") else { throw expected("an absolute path (starting with /)", entry.value, key: key) }
+            guard path.utf8.count < 108 else { throw error("a Unix socket path must be shorter than 108 bytes, got \(path.utf8.count)", at: entry.value.position, key: key) }
+            d.socket = path
+        case "socket_group":
+            let group = try string(entry, key)
+            guard !group.isEmpty, !group.contains(where: { $0 == " " || $0 == ":" || $0 == "/" }) else {
+                throw expected("a group name or number", entry.value, key: key)
+            }
+            if checksMachine, Daemon.groupID(named: group) == nil {
+                throw error("no group \(quoted(group)) on this machine (getent group lists them; the package and README's install make 'loaderd')",
+                            at: entry.value.position, key: key)
+            }
+            d.socketGroup = group
+        case "max_clients": d.maxClients = try integer(entry, key, 1...4096)
+        case "idle_timeout":
+            let seconds = try number(entry, key, 0...86400, what: "a number of seconds from 0 (never) to 86400")
+            // The command line's rule too (IdleTimeout): 1e-10 is neither "never" nor a timeout.
+            if let problem = IdleTimeout.problem(seconds: seconds) { throw error(problem, at: entry.value.position, key: key) }
+            d.idleTimeout = Time.microseconds(seconds: seconds)
+        case "display_timeout":
+            let seconds = try number(entry, key, 0...DisplayTimeout.maximumSeconds, what: "a number of seconds: 0 (wait forever) or from 0.1 to 86400")
+            if let problem = DisplayTimeout.problem(seconds: seconds) { throw error(problem, at: entry.value.position, key: key) }
+            d.displayTimeout = Time.microseconds(seconds: seconds)
+        case "max_line": d.maxLine = try integer(entry, key, 256...1_048_576)
+        case "log_level":
+            let word = try string(entry, key)
+            guard let level = Logger.Level(rawValue: word.asciiLowercased()) else {
+                throw expected("one of " + Logger.Level.allCases.map { $0.rawValue }.joined(separator: ", "), entry.value, key: key)
+            }
+            d.logLevel = level
+        default: throw unknownKey(entry, table: "daemon")
+        }
+    }
+
+    private mutating func decodeLoader(_ table: TOMLTable) -> Config.LoaderSettings {
         var l = Config.LoaderSettings()
         var parametersEntry: TOMLEntry?
         for entry in table.entries {
-            let key = "loader." + entry.key
-            switch entry.key {
-            case "name": l.name = try loaderName(entry, key)
-            case "parameters":
-                guard case .table(let t) = entry.value.kind else {
-                    throw expected("a table of key = \"value\", e.g. { fill = \"#0a66c2\" }", entry.value, key: key)
-                }
-                for p in t.entries {
-                    guard let text = p.value.scalarText else {
-                        throw expected("a string, number or boolean", p.value, key: key + "." + p.key)
-                    }
-                    l.parameters.append(Config.Parameter(p.key, text))
-                }
-                parametersEntry = entry
-            case "message":
-                let text = try string(entry, key)
-                guard text.count <= 256 else { throw error("expected at most 256 characters, got \(text.count)", at: entry.value.position, key: key) }
-                guard !text.unicodeScalars.contains(where: { $0.isControl }) else {
-                    throw error("the message must be one line without control characters", at: entry.value.position, key: key)
-                }
-                l.message = text
-            case "message_style":
-                let word = try string(entry, key)
-                guard let style = MessageStyle(rawValue: word.asciiLowercased()) else {
-                    throw expected("one of " + MessageStyle.allCases.map { $0.rawValue }.joined(separator: ", "), entry.value, key: key)
-                }
-                l.messageStyle = style
-            case "progress":
-                l.progress = try number(entry, key, 0...100, what: "a number from 0 to 100")
-            default: throw unknownKey(entry, table: "loader")
-            }
+            do { try loaderSetting(entry, into: &l, parametersEntry: &parametersEntry) } catch { report(error) }
         }
+        // The parameters are checked against the loader they are for: not at all when the name
+        // was refused above (that error is reported; "set loader.name" would be a wrong second one).
         if let parametersEntry {
-            guard let name = l.name else {
-                throw error("parameters need a loader: set loader.name too", at: parametersEntry.keyPosition, key: "loader.parameters")
-            }
-            do {
-                try Catalog.validate(name, assignments: l.parameters.assignments)
-            } catch {
-                throw parameterError(error, name: name, entry: parametersEntry)
+            if let name = l.name {
+                do {
+                    try Catalog.validate(name, assignments: l.parameters.assignments)
+                } catch {
+                    report(parameterError(error, name: name, entry: parametersEntry))
+                }
+            } else if table["name"] == nil {
+                report(error("parameters need a loader: set loader.name too", at: parametersEntry.keyPosition, key: "loader.parameters"))
             }
         }
         return l
+    }
+
+    /// One key of [loader].
+    private func loaderSetting(_ entry: TOMLEntry, into l: inout Config.LoaderSettings, parametersEntry: inout TOMLEntry?) throws(ConfigError) {
+        let key = "loader." + entry.key
+        switch entry.key {
+        case "name": l.name = try loaderName(entry, key)
+        case "parameters":
+            guard case .table(let t) = entry.value.kind else {
+                throw expected("a table of key = \"value\", e.g. { fill = \"#0a66c2\" }", entry.value, key: key)
+            }
+            for p in t.entries {
+                guard let text = p.value.scalarText else {
+                    throw expected("a string, number or boolean", p.value, key: key + "." + p.key)
+                }
+                l.parameters.append(Config.Parameter(p.key, text))
+            }
+            parametersEntry = entry
+        case "message":
+            let text = try string(entry, key)
+            guard text.count <= 256 else { throw error("expected at most 256 characters, got \(text.count)", at: entry.value.position, key: key) }
+            guard !text.unicodeScalars.contains(where: { $0.isControl }) else {
+                throw error("the message must be one line without control characters", at: entry.value.position, key: key)
+            }
+            l.message = text
+        case "message_style":
+            let word = try string(entry, key)
+            guard let style = MessageStyle(rawValue: word.asciiLowercased()) else {
+                throw expected("one of " + MessageStyle.allCases.map { $0.rawValue }.joined(separator: ", "), entry.value, key: key)
+            }
+            l.messageStyle = style
+        case "progress":
+            l.progress = try number(entry, key, 0...100, what: "a number from 0 to 100")
+        default: throw unknownKey(entry, table: "loader")
+        }
     }
 
     /// A catalog refusal, placed at the offending parameter.
@@ -352,85 +398,39 @@ struct ConfigDecoder {
         return self.error("\(p.reason), got \(bad.value.shown)", at: bad.value.position, key: key)
     }
 
-    private func decodeBoot(_ table: TOMLTable) throws(ConfigError) -> Config.Boot {
+    private mutating func decodeBoot(_ table: TOMLTable) -> Config.Boot {
         var b = Config.Boot()
         for entry in table.entries {
-            let key = "boot." + entry.key
-            switch entry.key {
-            case "psplash_fifo": b.psplashFifo = try boolean(entry, key)
-            case "psplash_fifo_dir": b.psplashFifoDir = try absolutePath(entry, key)
-            case "plymouth":
-                if case .string(let word) = entry.value.kind, word == "auto" {
-                    b.plymouth = true; b.plymouthIfFree = true
-                } else if case .boolean(let on) = entry.value.kind {
-                    b.plymouth = on; b.plymouthIfFree = false
-                } else {
-                    throw expected("true, false or \"auto\" (answer only when plymouthd is not running)", entry.value, key: key)
-                }
-            case "timeline": b.timeline = try absolutePath(entry, key)
-            case "status_messages": b.statusMessages = try boolean(entry, key)
-            case "shutdown_loader": b.shutdownLoader = try loaderName(entry, key)
-            case "reboot_loader": b.rebootLoader = try loaderName(entry, key)
-            default: throw unknownKey(entry, table: "boot")
-            }
+            do { try bootSetting(entry, into: &b) } catch { report(error) }
         }
         return b
     }
 
-    /// `[[display]]` tables (or `display = [{...}, ...]`): `type` is checked here; every other
-    /// key is passed on as a display option for the display's own factory to check.
-    private func decodeDisplays(_ entry: TOMLEntry) throws(ConfigError) -> [DisplaySpec] {
-        let tables: [TOMLTable]
-        switch entry.value.kind {
-        case .tableArray(let list):
-            tables = list
-        case .array(let items):
-            var list: [TOMLTable] = []
-            for item in items {
-                guard case .table(let t) = item.kind else {
-                    throw error("expected [[display]] tables, got \(item.shown) in the array", at: item.position, key: "display")
-                }
-                list.append(t)
+    /// One key of [boot].
+    private func bootSetting(_ entry: TOMLEntry, into b: inout Config.Boot) throws(ConfigError) {
+        let key = "boot." + entry.key
+        switch entry.key {
+        case "psplash_fifo": b.psplashFifo = try boolean(entry, key)
+        case "psplash_fifo_dir": b.psplashFifoDir = try absolutePath(entry, key)
+        case "plymouth":
+            if case .string(let word) = entry.value.kind, word == "auto" {
+                b.plymouth = true; b.plymouthIfFree = true
+            } else if case .boolean(let on) = entry.value.kind {
+                b.plymouth = on; b.plymouthIfFree = false
+            } else {
+                throw expected("true, false or \"auto\" (answer only when plymouthd is not running)", entry.value, key: key)
             }
-            tables = list
-        case .table:
-            throw error("write [[display]] (an array of tables, one per display), not [display]", at: entry.value.position, key: "display")
-        default:
-            throw expected("[[display]] tables", entry.value, key: "display")
+        case "timeline": b.timeline = try absolutePath(entry, key)
+        case "status_messages": b.statusMessages = try boolean(entry, key)
+        case "shutdown_loader": b.shutdownLoader = try loaderName(entry, key)
+        case "reboot_loader": b.rebootLoader = try loaderName(entry, key)
+        default: throw unknownKey(entry, table: "boot")
         }
-        var specs: [DisplaySpec] = []
-        for table in tables {
-            var type: String?
-            var options: [DisplaySpec.Option] = []
-            for e in table.entries {
-                let key = "display." + e.key
-                if e.key == "type" {
-                    let word = try string(e, key)
-                    guard !word.isEmpty, word.unicodeScalars.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || $0 == "-" || $0 == "_" }) else {
-                        throw expected("a display type such as \"fb\" or \"image\"", e.value, key: key)
-                    }
-                    type = word.asciiLowercased()
-                    continue
-                }
-                guard let text = e.value.scalarText else {
-                    throw expected("a string, number or boolean (display options are passed on as text)", e.value, key: key)
-                }
-                options.append(DisplaySpec.Option(e.key, text))
-            }
-            guard let type else {
-                if let typo = table.entries.first(where: { suggestion(for: $0.key, among: ["type"]) != nil }) {
-                    throw error("unknown key '\(typo.key)' in [[display]] (did you mean 'type'?)", at: typo.keyPosition, key: nil)
-                }
-                throw error("a [[display]] needs a type, e.g. type = \"fb\"", at: table.position, key: "display")
-            }
-            specs.append(DisplaySpec(type: type, options: options))
-        }
-        return specs
     }
 
     // MARK: Typed values
 
-    private func absolutePath(_ entry: TOMLEntry, _ key: String) throws(ConfigError) -> String {
+    func absolutePath(_ entry: TOMLEntry, _ key: String) throws(ConfigError) -> String {
         let path = try string(entry, key)
         guard path.hasPrefix("/"), path.utf8.count < 4096, !path.contains("\0") else {
             throw expected("an absolute path (starting with /)", entry.value, key: key)
@@ -438,7 +438,7 @@ struct ConfigDecoder {
         return path
     }
 
-    private func loaderName(_ entry: TOMLEntry, _ key: String) throws(ConfigError) -> String {
+    func loaderName(_ entry: TOMLEntry, _ key: String) throws(ConfigError) -> String {
         let name = try string(entry, key)
         guard let type = Catalog.type(named: name) else {
             let hint = suggestion(for: name, among: Catalog.names).map { " (did you mean '\($0)'?)" } ?? ""
@@ -447,28 +447,28 @@ struct ConfigDecoder {
         return type.name
     }
 
-    private func string(_ entry: TOMLEntry, _ key: String) throws(ConfigError) -> String {
+    func string(_ entry: TOMLEntry, _ key: String) throws(ConfigError) -> String {
         guard case .string(let s) = entry.value.kind else {
             throw expected("a string", entry.value, key: key)
         }
         return s
     }
 
-    private func boolean(_ entry: TOMLEntry, _ key: String) throws(ConfigError) -> Bool {
+    func boolean(_ entry: TOMLEntry, _ key: String) throws(ConfigError) -> Bool {
         guard case .boolean(let b) = entry.value.kind else {
             throw expected("true or false", entry.value, key: key)
         }
         return b
     }
 
-    private func integer(_ entry: TOMLEntry, _ key: String, _ range: ClosedRange<Int>) throws(ConfigError) -> Int {
+    func integer(_ entry: TOMLEntry, _ key: String, _ range: ClosedRange<Int>) throws(ConfigError) -> Int {
         guard case .integer(let n) = entry.value.kind, range.contains(n) else {
             throw expected("an integer from \(range.lowerBound) to \(range.upperBound)", entry.value, key: key)
         }
         return n
     }
 
-    private func number(_ entry: TOMLEntry, _ key: String, _ range: ClosedRange<Double>, what: String) throws(ConfigError) -> Double {
+    func number(_ entry: TOMLEntry, _ key: String, _ range: ClosedRange<Double>, what: String) throws(ConfigError) -> Double {
         let value: Double
         switch entry.value.kind {
         case .integer(let n): value = Double(n)

@@ -13,11 +13,42 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     public var key: String?
     /// What was wrong and what is accepted.
     public var message: String
+    /// The file's other errors, after this one in the file's order: a file is checked whole, so
+    /// that one run of `loaderd --check-config` (or one refused start) names everything to fix.
+    public var more: [ConfigError] = []
 
     public init(source: String, line: Int? = nil, column: Int? = nil, key: String? = nil, message: String) {
         self.source = source; self.line = line; self.column = column; self.key = key; self.message = message
     }
 
+    /// This error and the ones after it, each on its own.
+    public var all: [ConfigError] {
+        var first = self
+        first.more = []
+        return [first] + more
+    }
+
+    /// Several errors as one to throw, in the file's order (whole-file errors first); nil for none.
+    static func combined(_ errors: [ConfigError]) -> ConfigError? {
+        // Nearly in order already (a loader's parameters are checked after its other keys):
+        // an insertion, stable, and much less code than the standard library's sort.
+        var sorted: [ConfigError] = []
+        for error in errors {
+            var i = sorted.count
+            while i > 0, error.comesBefore(sorted[i - 1]) { i -= 1 }
+            sorted.insert(error, at: i)
+        }
+        guard var first = sorted.first else { return nil }
+        first.more = Array(sorted.dropFirst())
+        return first
+    }
+
+    private func comesBefore(_ other: ConfigError) -> Bool {
+        let (l, r) = (line ?? 0, other.line ?? 0)
+        return l != r ? l < r : (column ?? 0) < (other.column ?? 0)
+    }
+
+    /// The first error only (`all` has each of them).
     public var description: String {
         var text = source
         if let line { text += ":\(line)" }
