@@ -271,6 +271,7 @@ public final class Daemon {
         let new: DaemonConfiguration
         do { new = try reloadConfiguration() } catch {
             logger.error("SIGHUP: \(error); the running settings are kept")
+            for other in error.more { logger.error("SIGHUP: \(other)") }
             return
         }
         if new.displays != configuration.displays {
