@@ -5,7 +5,7 @@ _loaderd() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
     local options="--socket --socket-group --display --loader --set --progress --message
         --max-clients --idle-timeout --display-timeout --log-level --freeze-time --psplash-fifo --plymouth
-        --boot-timeline --boot-status-messages --mode-loader --pid-file --config --check-config --version
+        --boot-timeline --boot-status-messages --mode-loader --pid-file --config --restore-console --check-config --version
         --help -h"
     case $prev in
         --config|--check-config|--socket|--boot-timeline|--pid-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;

@@ -120,10 +120,23 @@ def boot(dir):
     login = next((f for f in reversed(boot_frames) if f[1] != "text"), None)
     if splash and login:
         fig["splash gone to text (s)"] = round(g(login[0]), 2)
-    # (Up to the pixel comparison's own loaderd, which draws a splash on purpose.)
-    after = [f for f in frames if status_t <= f[0] < marks.get("pixel-start", marks["poweroff"])]
+    # (Up to the crash test and the pixel comparison's own loaderd, which draw a splash on purpose.)
+    after = [f for f in frames if status_t <= f[0] < min(marks.get("crash", marks["poweroff"]), marks.get("pixel-start", marks["poweroff"]))]
     check("no splash after `loaderctl status`", after and all(f[1] != "splash" for f in after),
           " ".join(sorted({f[1] for f in after})))
+    # The plain install's crash test (boot-test's `crash` command): killed splashes give the
+    # console back, a restarted one too at its clean stop, and so does the last one when systemd
+    # stops restarting it (the unit failed, its start limit logged once); then no splash on the
+    # screen (tty1's text is what the `login` check looks at: this kernel's screen stays dark).
+    crash = dict((l.split()[0], l.split()[1:]) for l in read(os.path.join(dir, "cmd-crash.txt")).splitlines() if l.split())
+    if crash:
+        wanted = {"restarted": "kdmode=1", "stopped": "kdmode=0", "limit": "kdmode=0"}
+        modes = {k: (crash.get(k) or ["?"])[0] for k in wanted}
+        fig["crash test: tty1 after kill+restart / clean stop / start limit"] = " ".join(f"{k} {v}" for k, v in modes.items())
+        shown = [f for f in frames if marks["crash"] < f[0] < marks.get("pixel-start", marks["poweroff"])]
+        check("a killed splash gives the console back (restarted: graphics; its clean stop, and after systemd's start limit: text)",
+              modes == wanted and (crash.get("limit") or [])[1:] == ["failed", "1"] and bool(shown) and shown[-1][1] != "splash",
+              f"{crash}; last screen {shown[-1][1] if shown else None}")
     units = read(os.path.join(dir, "cmd-units.txt"))
     svc = dict(re.findall(r"^(\w+)=(.*)$", units.split("\n\n")[0], re.M)) if units else {}
     if "initramfs" in r["dir"]:

@@ -45,6 +45,7 @@ struct Loaderd {
         OptionSpec(name: "mode-loader", kind: .value, valueName: "MODE=NAME", help: "The loader Plymouth's change-mode MODE switches to, repeatable (e.g. shutdown=worm)."),
         OptionSpec(name: "pid-file", kind: .value, valueName: "PATH", help: "Write the process id to PATH once the socket is served (a starting script's sign that loaderd is up), and remove it at exit."),
         OptionSpec(name: "config", kind: .value, valueName: "FILE", help: "Read settings from this TOML file (config/loaderd.toml documents every key); flags given here override it. SIGHUP re-reads it."),
+        OptionSpec(name: "restore-console", kind: .flag, valueName: nil, help: "Put the foreground virtual terminal back in text mode and exit: for a unit's ExecStopPost= after loaderd was killed or crashed, which it could not do itself (0 also with no terminal)."),
         OptionSpec(name: "check-config", kind: .value, valueName: "FILE", help: "Check a config file as a start would (every value, each display's keys and values, the socket group), print every error with its line, column and key, and exit (0 when good)."),
     ]
     static func option(_ name: String) -> OptionSpec { options.first { $0.name == name }! }
@@ -69,6 +70,7 @@ struct Loaderd {
     var pidFile: String?
     var config: String?
     var checkConfig: String?
+    var restoreConsole = false
 
     /// `--psplash-fifo` takes an optional value: a bare one means psplash's own default,
     /// `$PSPLASH_FIFO_DIR`, else /run.
@@ -122,6 +124,7 @@ struct Loaderd {
         command.pidFile = parsed.last("pid-file")
         command.config = parsed.last("config")
         command.checkConfig = parsed.last("check-config")
+        command.restoreConsole = parsed.has("restore-console")
         try command.validate()
         if let error = ArgumentSyntax.leftovers(parsed, options: options) { throw error }
         return command
@@ -165,6 +168,14 @@ struct Loaderd {
     }
 
     func run() {
+        if restoreConsole {
+            switch ConsoleRestore.toText() {
+            case .restored: writeOut("loaderd: the console is back in text mode\n")
+            case .alreadyText, .noTerminal: break
+            case .failed(let why): fail(why)
+            }
+            CLinux.exit(0)
+        }
         if let checkConfig {
             // Every error at once, each at its line and column; the displays' values too.
             let errors = Config.check(path: checkConfig)

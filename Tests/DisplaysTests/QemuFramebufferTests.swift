@@ -134,5 +134,19 @@ import Testing
             }
             #expect(mismatchCount == 0, "\(mismatchCount) pixels differ at \(run.bpp) bpp: \(mismatches.joined(separator: "; "))")
         }
+
+        // A loaderd killed with SIGKILL cleans nothing up: the console stays in graphics mode and
+        // the splash (its background, #102030) on screen. `loaderd --restore-console`, which
+        // loaderd.service's ExecStopPost= runs after such an end, gives the console back: fbcon
+        // repaints the visible screen.
+        func histogram(_ name: String) throws -> [Substring] {
+            let info = try String(contentsOf: out.appendingPathComponent(name), encoding: .utf8)
+            return info.split(separator: "\n").filter { $0.hasPrefix("histogram=") }.compactMap { $0.split(separator: " ").last }
+        }
+        let killed = try histogram("killed.info"), restored = try histogram("restored.info")
+        #expect(killed.first == "ff302010", "after SIGKILL the splash should still be on screen (the console in graphics mode): \(killed)")
+        #expect(!restored.isEmpty && !restored.contains("ff302010"), "after --restore-console the splash is still on screen: \(restored)")
+        let restore = (try? String(contentsOf: out.appendingPathComponent("restore.txt"), encoding: .utf8)) ?? ""
+        #expect(restore.contains("exit 0: loaderd: the console is back in text mode"), "\(restore)")
     }
 }

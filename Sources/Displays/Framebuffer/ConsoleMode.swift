@@ -51,3 +51,39 @@ struct ConsoleModeError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// The foreground virtual terminal put back in text mode from outside: what a loaderd that was
+/// killed (SIGKILL, a crash, systemd's stop timeout) could not do itself. `loaderd
+/// --restore-console`, run by loaderd.service's ExecStopPost= whenever the daemon ended without
+/// success, so a restarted daemon finds the console as it was before the splash, and one that
+/// systemd stops restarting (its start limit) leaves the login prompt on the screen. Switching to
+/// text mode makes the kernel console redraw its text.
+public enum ConsoleRestore: Equatable, Sendable {
+    /// It was in graphics mode and is in text mode now.
+    case restored
+    /// It was in text mode already: nothing was changed.
+    case alreadyText
+    /// No virtual terminal here (no /dev/tty0, or not a terminal: a board with only an LED matrix).
+    case noTerminal
+    /// Why it could not be done.
+    case failed(String)
+
+    public static func toText(path: String = "/dev/tty0") -> ConsoleRestore {
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(FilePath(path), .readWrite, options: [.closeOnExec, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)])
+        } catch {
+            if error == .noSuchFileOrDirectory || error == .noSuchAddressOrDevice || error == .operationNotSupportedByDevice { return .noTerminal }
+            return .failed("cannot open \(path): \(error)")
+        }
+        defer { try? fd.close() }
+        let mode: Int32
+        do { mode = try fd.consoleMode() } catch {
+            if error == .inappropriateIOCTLForDevice { return .noTerminal }
+            return .failed("\(path): \(error)")
+        }
+        if mode == loaderd_kd_text { return .alreadyText }
+        do { try fd.setConsoleMode(loaderd_kd_text) } catch { return .failed("cannot switch \(path) to text mode: \(error)") }
+        return .restored
+    }
+}
