@@ -129,14 +129,19 @@ extension LEDOptionReader {
         return .spi(path: path, speed: UInt32(speed))
     }
 
+    /// `dry-run=`'s yes and no words; nil for anything else, which names a picture's path.
+    static func dryRunFlag(_ text: String) -> Bool? {
+        switch text.asciiLowercased() {
+        case "true", "yes", "on", "1": return true
+        case "false", "no", "off", "0": return false
+        default: return nil
+        }
+    }
+
     /// `dry-run=` as `openBus` reads it: a yes/no word or a picture's path (.png or .ppm).
     func checkDryRun() throws(DisplaySpecError) {
-        guard let text = spec["dry-run"] else { return }
-        switch text.asciiLowercased() {
-        case "true", "yes", "on", "1", "false", "no", "off", "0": return
-        default:
-            if let problem = WirePreview.pathProblem(text) { throw error(problem) }
-        }
+        guard let text = spec["dry-run"], Self.dryRunFlag(text) == nil else { return }
+        if let problem = WirePreview.pathProblem(text) { throw error(problem) }
     }
 
     /// Opens the bus chosen by `transport`; with `dry-run=true` a capture transport that keeps
@@ -145,14 +150,12 @@ extension LEDOptionReader {
     func openBus(_ choice: LEDTransportChoice, displayName: String, wire: WireFormat) throws(DisplayOpenError) -> any SPIBus {
         var dryRun = false
         if let text = spec["dry-run"] {
-            switch text.asciiLowercased() {
-            case "true", "yes", "on", "1": dryRun = true
-            case "false", "no", "off", "0": dryRun = false
-            default:
+            guard let flag = Self.dryRunFlag(text) else {
                 do { return try WirePreview(path: text, format: wire) } catch {
                     throw .spec(DisplaySpecError(spec: spec.description, message: error.message))
                 }
             }
+            dryRun = flag
         }
         do {
             switch choice {
