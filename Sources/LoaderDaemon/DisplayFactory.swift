@@ -42,20 +42,16 @@ public enum DisplayFactory {
         }
     }
 
-    /// Checks that `spec` names a known type and only keys that type accepts (`check` does that
-    /// and the values).
-    public static func checkKeys(_ spec: DisplaySpec) throws(DisplaySpecError) {
-        guard let keys = acceptedKeys(for: spec.type) else {
-            throw DisplaySpecError(spec: spec.description, message: "unknown display type '\(spec.type)'; types: " + types.map { $0.type }.joined(separator: ", "))
-        }
-        try spec.checkKeys(keys)
+    static func unknownType(_ spec: DisplaySpec) -> DisplaySpecError {
+        DisplaySpecError(spec: spec.description, message: "unknown display type '\(spec.type)'; types: " + types.map { $0.type }.joined(separator: ", "))
     }
 
     /// Checks `spec` as opening it would — its type, its keys and every value — without opening
     /// anything: `--check-config`, the config file's [[display]] tables, and a display whose
     /// device is waited for (its values would otherwise be checked only when the device appears).
     public static func check(_ spec: DisplaySpec) throws(DisplaySpecError) {
-        try checkKeys(spec)
+        guard let keys = acceptedKeys(for: spec.type) else { throw unknownType(spec) }
+        try spec.checkKeys(keys)
         switch spec.type {
         case "image": try ImageDisplay.checkOptions(spec)
         case "terminal": try TerminalDisplay.checkOptions(spec)
@@ -68,9 +64,7 @@ public enum DisplayFactory {
     public static var typeList: String { types.map { $0.usage }.joined(separator: "; ") }
 
     public static func open(_ spec: DisplaySpec) throws(DisplaySpecError) -> any Display {
-        guard let entry = types.first(where: { $0.type == spec.type }) else {
-            throw DisplaySpecError(spec: spec.description, message: "unknown display type '\(spec.type)'; types: " + types.map { $0.type }.joined(separator: ", "))
-        }
+        guard let entry = types.first(where: { $0.type == spec.type }) else { throw unknownType(spec) }
         return try entry.open(spec)
     }
 }
