@@ -43,6 +43,7 @@ struct Loaderd {
         OptionSpec(name: "boot-timeline", kind: .value, valueName: "PATH", help: "Where the Plymouth front end keeps the previous boot's timeline (default: the config's, else \(BootTimeline.defaultPath))."),
         OptionSpec(name: "boot-status-messages", kind: .flag, valueName: nil, help: "Show each unit systemd reports over the Plymouth socket on the message line."),
         OptionSpec(name: "mode-loader", kind: .value, valueName: "MODE=NAME", help: "The loader Plymouth's change-mode MODE switches to, repeatable (e.g. shutdown=worm)."),
+        OptionSpec(name: "mode", kind: .value, valueName: "MODE", help: "Start in this mode, as plymouthd --mode does: boot (the default), shutdown, reboot, ...; the loader --mode-loader or [boot] shutdown_loader / reboot_loader names for it, if any, is shown instead of --loader's."),
         OptionSpec(name: "pid-file", kind: .value, valueName: "PATH", help: "Write the process id to PATH once the socket is served (a starting script's sign that loaderd is up), and remove it at exit."),
         OptionSpec(name: "config", kind: .value, valueName: "FILE", help: "Read settings from this TOML file (config/loaderd.toml documents every key); flags given here override it. SIGHUP re-reads it."),
         OptionSpec(name: "restore-console", kind: .flag, valueName: nil, help: "Put the foreground virtual terminal back in text mode and exit: for a unit's ExecStopPost= after loaderd was killed or crashed, which it could not do itself (0 also with no terminal)."),
@@ -67,6 +68,7 @@ struct Loaderd {
     var bootTimeline: String?
     var bootStatusMessages = false
     var modeLoader: [String] = []
+    var mode: String?
     var pidFile: String?
     var config: String?
     var checkConfig: String?
@@ -121,6 +123,7 @@ struct Loaderd {
         command.bootTimeline = parsed.last("boot-timeline")
         command.bootStatusMessages = parsed.has("boot-status-messages")
         command.modeLoader = parsed.all("mode-loader")
+        command.mode = parsed.last("mode")
         command.pidFile = parsed.last("pid-file")
         command.config = parsed.last("config")
         command.checkConfig = parsed.last("check-config")
@@ -159,6 +162,9 @@ struct Loaderd {
                   Catalog.type(named: String(pair[pair.index(after: eq)...])) != nil else {
                 throw UsageError(message: "--mode-loader expects MODE=LOADER with a loader from `loaderctl list`, got '\(pair)'")
             }
+        }
+        if let mode, !BootSettings.modes.contains(mode) {
+            throw UsageError(message: "--mode must be one of " + BootSettings.modes.joined(separator: ", ") + ", got '\(mode)'")
         }
         if let pidFile, pidFile.isEmpty || pidFile.hasSuffix("/") { throw UsageError(message: "--pid-file must name a file, got '\(pidFile)'") }
         if let bootTimeline, !bootTimeline.hasPrefix("/") { throw UsageError(message: "--boot-timeline must be an absolute path, got '\(bootTimeline)'") }
@@ -246,6 +252,12 @@ struct Loaderd {
         for pair in modeLoader {
             let eq = pair.firstIndex(of: "=")!  // checked in validate()
             settings.boot.modeLoaders[String(pair[..<eq])] = Catalog.type(named: String(pair[pair.index(after: eq)...]))!.name
+        }
+        // Started for a shutdown or a reboot (loaderd-shutdown.service, loaderd-reboot.service):
+        // the loader the settings name for that mode, as Plymouth's change-mode would switch to.
+        if let mode, let name = settings.boot.modeLoaders[mode] {
+            settings.loader = name
+            settings.assignments = []
         }
         if !display.isEmpty {
             settings.displays = display.map { try! DisplaySpec(parsing: $0) }  // checked in validate()

@@ -68,6 +68,22 @@ import Glibc
         #expect(r3.log.contains("No such file or directory"))
     }
 
+    /// loaderd-shutdown.service and loaderd-reboot.service start `--loader linkedin --mode
+    /// shutdown` / `--mode reboot`: the loader the config (or --mode-loader) names for the mode
+    /// is shown, else linkedin.
+    @Test func aShutdownOrRebootStartShowsTheLoaderNamedForItsMode() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let config = dir + "/loaderd.toml"
+        try write("[boot]\nshutdown_loader = \"worm\"\n", to: config)
+        for (extra, expected) in [(["--mode", "shutdown"], "worm"), (["--mode", "reboot"], "linkedin"), ([], "linkedin"),
+                                  (["--mode", "reboot", "--mode-loader", "reboot=quizup"], "quizup")] {
+            let daemon = try DaemonProcess(arguments: ["--config", config, "--loader", "linkedin"] + extra)
+            #expect(try daemon.client().request("status").contains("\"loader\":\"\(expected)\""), "\(extra)")
+            #expect(try daemon.terminate() == 0)
+        }
+    }
+
     /// Every error at once, a line each at its place: a display's values (here one whose device
     /// does not exist, so nothing would have looked at them before the device appeared), the
     /// socket group this machine lacks; and the daemon refuses the same file, naming each error.

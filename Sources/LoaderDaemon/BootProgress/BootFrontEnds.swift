@@ -22,6 +22,9 @@ public struct BootSettings: Sendable, Equatable {
     /// listed keeps the loader shown.
     public var modeLoaders: [String: String] = [:]
     public init() {}
+
+    /// The modes `loaderd --mode` starts in: plymouthd's `--mode` words.
+    public static let modes = ["boot", "shutdown", "reboot", "updates", "system-upgrade", "application-upgrade", "firmware-upgrade", "system-reset"]
 }
 
 /// The psplash FIFO and the Plymouth sockets in the daemon's poll loop, and what their commands do.
