@@ -8,7 +8,7 @@ Writes OUT/report.md (figures and PASS/FAIL per assertion) and exits 1 when an a
 The goals (GOALS) are judged and reported the same way, but a missed goal fails the run only with
 LOADERD_BOOT_TEST=strict.
 """
-import os, re, sys
+import itertools, os, re, sys
 
 sys.dont_write_bytecode = True  # no __pycache__ left in scripts/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -39,6 +39,11 @@ def seconds(text):
     for value, unit in re.findall(r"([0-9.]+)(min|ms|us|s|h)\b", text):
         total += float(value) * {"h": 3600, "min": 60, "s": 1, "ms": 1e-3, "us": 1e-6}[unit]
     return total
+
+
+def next_mark(marks, name):
+    """When the command after `name` started (its window ends there)."""
+    return min([t for t in marks.values() if t > marks[name]] or [float("inf")])
 
 
 def boot(dir):
@@ -121,7 +126,7 @@ def boot(dir):
     if splash and login:
         fig["splash gone to text (s)"] = round(g(login[0]), 2)
     # (Up to the crash test and the pixel comparison's own loaderd, which draw a splash on purpose.)
-    after = [f for f in frames if status_t <= f[0] < min(marks.get("crash", marks["poweroff"]), marks.get("pixel-start", marks["poweroff"]))]
+    after = [f for f in frames if status_t <= f[0] < min(marks.get("crash", marks["poweroff"]), marks.get("cancel", marks["poweroff"]), marks.get("pixel-start", marks["poweroff"]))]
     check("no splash after `loaderctl status`", after and all(f[1] != "splash" for f in after),
           " ".join(sorted({f[1] for f in after})))
     # The plain install's crash test (boot-test's `crash` command): killed splashes give the
@@ -133,10 +138,19 @@ def boot(dir):
         wanted = {"restarted": "kdmode=1", "stopped": "kdmode=0", "limit": "kdmode=0"}
         modes = {k: (crash.get(k) or ["?"])[0] for k in wanted}
         fig["crash test: tty1 after kill+restart / clean stop / start limit"] = " ".join(f"{k} {v}" for k, v in modes.items())
-        shown = [f for f in frames if marks["crash"] < f[0] < marks.get("pixel-start", marks["poweroff"])]
+        shown = [f for f in frames if marks["crash"] < f[0] < next_mark(marks, "crash")]
         check("a killed splash gives the console back (restarted: graphics; its clean stop, and after systemd's start limit: text)",
               modes == wanted and (crash.get("limit") or [])[1:] == ["failed", "1"] and bool(shown) and shown[-1][1] != "splash",
               f"{crash}; last screen {shown[-1][1] if shown else None}")
+    # ... and a shutdown called off (boot-test's `cancel`): the shutdown splash stopped, the console back.
+    cancel = dict((l.split()[0], l.split()[1:]) for l in read(os.path.join(dir, "cmd-cancel.txt")).splitlines() if l.split())
+    if cancel:
+        fig["shutdown called off: tty1 with the shutdown splash / after"] = " ".join(f"{k} {' '.join(v)}" for k, v in cancel.items())
+        shown = [f for f in frames if marks["cancel"] < f[0] < next_mark(marks, "cancel")]
+        check("a shutdown called off gives the console back (the shutdown splash in graphics mode, then stopped and text)",
+              cancel.get("started") == ["kdmode=1", "active"] and cancel.get("called-off") == ["kdmode=0", "inactive"]
+              and any(f[1] == "splash" for f in shown) and shown[-1][1] != "splash",
+              f"{cancel}; screens in turn: " + ", ".join(f"{len(list(g))} {c}" for c, g in itertools.groupby(f[1] for f in shown)))
     units = read(os.path.join(dir, "cmd-units.txt"))
     svc = dict(re.findall(r"^(\w+)=(.*)$", units.split("\n\n")[0], re.M)) if units else {}
     if "initramfs" in r["dir"]:
