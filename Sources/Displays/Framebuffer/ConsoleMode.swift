@@ -16,7 +16,7 @@ struct ConsoleMode: ~Copyable {
     init(path: String = "/dev/tty0") throws(ConsoleModeError) {
         let fd: FileDescriptor
         do {
-            fd = try FileDescriptor.open(FilePath(path), .readWrite, options: [.closeOnExec, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)])
+            fd = try Self.openTerminal(path)
         } catch {
             throw ConsoleModeError("cannot open \(path) to put the console in graphics mode (\(error)); "
                 + "the kernel console may draw over the splash (run as root, or use console=keep to silence this)")
@@ -32,6 +32,11 @@ struct ConsoleMode: ~Copyable {
         self.fd = fd
         self.previous = mode
         self.path = path
+    }
+
+    /// The terminal, read-write, never made our controlling terminal.
+    static func openTerminal(_ path: String) throws(Errno) -> FileDescriptor {
+        try FileDescriptor.open(FilePath(path), .readWrite, options: [.closeOnExec, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)])
     }
 
     /// Leaves the console in graphics mode when released (a retained splash: whoever takes the
@@ -71,7 +76,7 @@ public enum ConsoleRestore: Equatable, Sendable {
     public static func toText(path: String = "/dev/tty0") -> ConsoleRestore {
         let fd: FileDescriptor
         do {
-            fd = try FileDescriptor.open(FilePath(path), .readWrite, options: [.closeOnExec, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)])
+            fd = try ConsoleMode.openTerminal(path)
         } catch {
             if error == .noSuchFileOrDirectory || error == .noSuchAddressOrDevice || error == .operationNotSupportedByDevice { return .noTerminal }
             return .failed("cannot open \(path): \(error)")

@@ -86,8 +86,8 @@ extension ConfigDecoder {
     }
 
     /// A display's refusal at the value it is about: its messages begin with the key
-    /// (`rotate=45: …`, `'modules' must be …`, `size='9x' is not …`); one about the whole display
-    /// (`rows` against `modules`, a missing `path`) is placed at the table.
+    /// (`rotate=45: …`, `'modules' must be …`, `'rows' must divide …`, `size='9x' is not …`); one
+    /// about the whole display (a missing `path`) is placed at the table.
     private func placed(_ failure: DisplaySpecError, entries: [TOMLEntry], table: TOMLTable) -> ConfigError {
         let message = failure.message
         let about = entries.filter { e in
