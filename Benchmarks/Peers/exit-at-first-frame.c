@@ -1,17 +1,19 @@
-// LD_PRELOAD library for counting the instructions from loaderd's exec to its first frame with
-// callgrind (exact, whatever the machine's load), as docs/PERFORMANCE.md does:
+// Ends loaderd at its first frame, for counting the instructions from exec to that frame with
+// callgrind (exact, whatever the machine's load), as docs/PERFORMANCE.md does. The shipped loaderd
+// is static, so this is linked into a copy of it with rename(2) wrapped (scripts/relink):
 //
-//   cc -shared -fPIC -O2 -o /tmp/exit-at-first-frame.so Benchmarks/Peers/exit-at-first-frame.c -ldl
-//   LD_PRELOAD=/tmp/exit-at-first-frame.so valgrind --tool=callgrind dist/x86_64/loaderd
-//       --socket /tmp/s --display image:path=/tmp/f.ppm,size=64x32 --loader linkedin   (one line)
+//   gcc -O2 -fPIE -nostdinc -isystem .build-cross/x86_64/root/usr/include \
+//       -isystem "$(gcc -print-file-name=include)" -c -o /tmp/exit.o Benchmarks/Peers/exit-at-first-frame.c
+//   scripts/relink x86_64 loaderd /tmp/loaderd-exit /tmp/exit.o -Wl,--wrap=rename
+//   valgrind --tool=callgrind /tmp/loaderd-exit --socket /tmp/s \
+//       --display image:path=/tmp/f.ppm,size=64x32 --loader linkedin
 //
 // An image display writes each frame to a temporary file and renames it into place; the first
 // rename is the first frame, so the process ends right after it.
-#define _GNU_SOURCE
-#include <dlfcn.h>
 #include <unistd.h>
 
-int rename(const char *from, const char *to) {
-    int (*real)(const char *, const char *) = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "rename");
-    _exit(real(from, to) == 0 ? 0 : 1);
+int __real_rename(const char *from, const char *to);
+
+int __wrap_rename(const char *from, const char *to) {
+    _exit(__real_rename(from, to) == 0 ? 0 : 1);
 }

@@ -1,4 +1,5 @@
-// FreeType, opened with dlopen when a boot screen first draws text, in every build.
+// FreeType, opened with dlopen when a boot screen first draws text: in the host build's programs,
+// and in loaderd-media, which runs it for the static board binaries (Sources/CMedia).
 //
 // Why dlopen: FreeType (~800 KB with its dependencies) is for framebuffer screens only; LED
 // boards never draw anti-aliased text, and a daemon that needed libfreetype6 to start would fail
@@ -186,3 +187,7 @@ void loaderd_ft_close(loaderd_ft_face *f) {
     dlclose(f->dl);
     free(f);
 }
+
+int loaderd_ft_failed(const loaderd_ft_face *f) { (void)f; return 0; }
+
+const char *loaderd_ft_library_problem(void) { return NULL; }

@@ -1,5 +1,8 @@
 // The process's arguments for Embedded Swift, which has no `CommandLine`. glibc calls each
-// .init_array function with (argc, argv, envp) before main; we keep the two we need.
+// .init_array function with (argc, argv, envp) before main; we keep the two we need. musl calls
+// them without arguments, so the static build (scripts/cross-build, LOADERD_STATIC) links with
+// `--wrap=main` instead: the C library's call of main reaches __wrap_main, which saves them and
+// calls the program's own main.
 #include "CLinux.h"
 
 static int saved_argc;
@@ -11,8 +14,17 @@ static void loaderd_save_arguments(int argc, char **argv, char **envp) {
     saved_argv = argv;
 }
 
+#ifdef LOADERD_STATIC
+int __real_main(int argc, char **argv);
+int __wrap_main(int argc, char **argv);
+int __wrap_main(int argc, char **argv) {
+    loaderd_save_arguments(argc, argv, 0);
+    return __real_main(argc, argv);
+}
+#else
 __attribute__((section(".init_array"), used))
 static void (*const loaderd_save_arguments_entry)(int, char **, char **) = loaderd_save_arguments;
+#endif
 
 int loaderd_argument_count(void) { return saved_argc; }
 const char *loaderd_argument(int index) {

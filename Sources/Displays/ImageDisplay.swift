@@ -136,7 +136,7 @@ public final class ImageDisplay: Display {
 
     private func replaceFile(with bytes: [UInt8]) throws(DisplayError) {
         func failure(_ what: String, _ code: Int32) -> DisplayError {
-            let reason = strerror(code).map { String(cString: $0) } ?? "error \(code)"
+            let reason = loaderd_strerror(code).map { String(cString: $0) } ?? "error \(code)"
             return DisplayError(display: name, message: "\(what): \(reason)")
         }
         // O_NONBLOCK: a FIFO at the temporary path would block the daemon in open(2) for good

@@ -3,7 +3,7 @@ import LinuxSystem
 import CompactText
 
 /// Whole-file reads and writes with plain POSIX calls (no Foundation: the daemon uses these too).
-/// Errors carry the system's reason (`strerror(errno)`) and the path.
+/// Errors carry the system's reason (strerror's text, `loaderd_strerror`) and the path.
 public enum FileIO {
     /// Writes all of `bytes` to `fd`, retrying short writes and EINTR; 0, or the errno that
     /// stopped it. Public so that the image display, which writes its own temporary file (see
@@ -24,7 +24,7 @@ public enum FileIO {
     }
 
     static func systemReason(_ code: Int32) -> String {
-        guard let s = strerror(code) else { return "error \(code)" }
+        guard let s = loaderd_strerror(code) else { return "error \(code)" }
         return String(cString: s)
     }
 

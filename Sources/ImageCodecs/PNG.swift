@@ -6,13 +6,16 @@ import CompactText
 /// reports failures as a return code plus `png_image.message` instead of longjmp-ing, so no
 /// libpng error ever unwinds across Swift frames.
 public enum PNG {
-    /// Whether libpng can be used: always in the host build; in the board build when the system's
-    /// libpng16.so.16 can be loaded (scripts/cross-build opens it on first use, see CPNG).
+    /// Whether libpng can be used: always in the host build; in the static board build when its
+    /// helper, loaderd-media, can load the system's libpng16.so.16 (Sources/CMedia).
     public static var isAvailable: Bool { loaderd_png_available() != 0 }
 
     static func unavailable(_ operation: ImageCodecError.Operation) -> ImageCodecError {
-        ImageCodecError(operation, format: .png,
-                        reason: "libpng16.so.16 could not be loaded (install libpng16-16, or use a .ppm file; the static ARMv6 build cannot load libraries)")
+        if let helper = loaderd_png_unavailable_reason() {
+            return ImageCodecError(operation, format: .png, reason: String(cString: helper))
+        }
+        return ImageCodecError(operation, format: .png,
+                               reason: "libpng16.so.16 could not be loaded (install libpng16-16, or use a .ppm file)")
     }
 
     /// The PNG encoding of `image` (8-bit RGB, no alpha, non-interlaced).

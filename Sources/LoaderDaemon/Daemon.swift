@@ -79,7 +79,7 @@ public final class Daemon {
         self.logger = logger
         guard !configuration.displays.isEmpty else { throw SystemError("no display given", hint: "--display " + DisplayFactory.typeList) }
         loaderd_ignore_signal(SIGPIPE)
-        do { signals = try SignalFD([SIGTERM, SIGINT, SIGHUP] + IgnoredSignals.all) } catch { throw SystemError("signalfd", error) }
+        do { signals = try SignalFD([SIGTERM, SIGINT, SIGHUP, SIGCHLD] + IgnoredSignals.all) } catch { throw SystemError("signalfd", error) }
 
         var group: gid_t? = nil
         if let name = configuration.socketGroup {
@@ -250,6 +250,11 @@ public final class Daemon {
                 finish(reason: signal == SIGTERM ? "signal SIGTERM" : "signal SIGINT", now: MonotonicClock.now())
             case SIGHUP:
                 reload()
+            case SIGCHLD:
+                // loaderd-media, the static build's helper for FreeType and libpng (Sources/CMedia),
+                // exits when it has been idle; reaped here, not left a zombie until its next use.
+                var status: Int32 = 0
+                while waitpid(-1, &status, WNOHANG) > 0 {}
             default:
                 // SIGUSR1, SIGALRM, ...: their default action would kill the splash without
                 // clearing the screen or removing the socket; they mean nothing to loaderd.

@@ -93,6 +93,9 @@ public enum TextFace {
         guard let face = loaderd_ft_open(library, path, Int32(pixelSize), &status, &ftError) else {
             switch Int(status) {
             case Int(LOADERD_FT_NO_LIBRARY):
+                if let helper = loaderd_ft_library_problem() {
+                    throw TextFaceError(description: "\(library) could not be loaded: " + String(cString: helper))
+                }
                 throw TextFaceError(description: "\(library) could not be loaded (install libfreetype6)")
             case Int(LOADERD_FT_NO_FONT):
                 // FreeType's error 1 is "cannot open resource": the file is missing or unreadable.
@@ -119,6 +122,10 @@ public enum TextFace {
         for s in UInt32(0x20)...0x7E { add(s) }
         for s in UInt32(0xA0)...0xFF { add(s) }
         for s in punctuation { add(s) }
+        if loaderd_ft_failed(face) != 0 {
+            let why = loaderd_ft_library_problem().map { String(cString: $0) } ?? "FreeType stopped"
+            throw TextFaceError(description: "\(library) stopped while rasterising \(path): " + why)
+        }
         guard builder.contains(0x20) && builder.contains(0x41) else {
             throw TextFaceError(description: "font \(path) has no Latin letters")
         }

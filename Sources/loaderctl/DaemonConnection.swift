@@ -37,7 +37,7 @@ struct DaemonClient {
 
     func exchange(_ request: String) throws(RuntimeFailure) -> String {
         let deadline = monotonicMicroseconds() + Int64(timeout * 1_000_000)
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = socket(AF_UNIX, loaderd_sock_stream | loaderd_sock_cloexec | loaderd_sock_nonblock, 0)
         guard fd >= 0 else { throw .unreachable("cannot create a socket: \(errorText(errno))") }
         defer { close(fd) }
         try connect(fd, deadline: deadline)
@@ -151,4 +151,4 @@ struct DaemonClient {
     }
 }
 
-func errorText(_ e: Int32) -> String { String(cString: strerror(e)) }
+func errorText(_ e: Int32) -> String { String(cString: loaderd_strerror(e)) }

@@ -66,7 +66,7 @@ func monotonicMicroseconds() -> Int64 {
 
 /// Sleeps until the absolute CLOCK_MONOTONIC time `deadline` (µs), resuming after signals.
 func sleepUntil(_ deadline: Int64) {
-    var ts = timespec(tv_sec: Int(deadline / 1_000_000), tv_nsec: Int(deadline % 1_000_000) * 1000)
+    var ts = timespec(nanoseconds: deadline * 1000)
     while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
 }
 

@@ -175,12 +175,13 @@ final class DaemonProcess: @unchecked Sendable {
     let imagePath: String
     let process: Spawned
 
+    /// `binary`: another loaderd than the one under test (a copy, for the tests of its helper).
     init(arguments: [String] = [], image: String = "frame.ppm", size: String = "32x8",
-         environment: [String: String] = [:], waitForSocket: Bool = true) throws {
+         environment: [String: String] = [:], waitForSocket: Bool = true, binary: String = Paths.loaderd) throws {
         directory = try Paths.temporaryDirectory()
         socketPath = directory + "/loaderd.sock"
         imagePath = directory + "/" + image
-        process = try Spawned(Paths.loaderd,
+        process = try Spawned(binary,
                               ["--socket", socketPath, "--display", "image:path=\(imagePath),size=\(size)"] + arguments,
                               environment: environment, logPath: directory + "/loaderd.log")
         if waitForSocket { try self.waitForSocket() }

@@ -53,4 +53,13 @@ long loaderd_ft_kerning(loaderd_ft_face *face, unsigned left, unsigned right);
 /// Closes the face, the library instance and the dlopen handle.
 void loaderd_ft_close(loaderd_ft_face *face);
 
+/// Non-zero when a call on `face` failed for a reason outside FreeType (the static build's helper,
+/// loaderd-media, stopped): glyphs may be missing. Always 0 where FreeType runs in the process.
+int loaderd_ft_failed(const loaderd_ft_face *face);
+
+/// Why FreeType could not be reached beyond "the library is missing", as a sentence: the static
+/// build's helper was not found or did not answer (Sources/CMedia). NULL where FreeType is opened
+/// in the process, or when the helper is not the reason.
+const char *loaderd_ft_library_problem(void);
+
 #endif

@@ -42,6 +42,22 @@ static inline void loaderd_fill_words(uint32_t *words, uint32_t value, size_t co
     wmemset((wchar_t *)words, (wchar_t)value, count);
 }
 
+/// Socket types and flags as plain ints: glibc declares them in an enum (which Swift imports as a
+/// struct with a `rawValue`), musl as macros (plain `Int32`s). These read the same in both.
+static const int loaderd_sock_stream = SOCK_STREAM;
+static const int loaderd_sock_dgram = SOCK_DGRAM;
+static const int loaderd_sock_nonblock = SOCK_NONBLOCK;
+static const int loaderd_sock_cloexec = SOCK_CLOEXEC;
+
+/// strerror(3)'s text for `e`, in glibc's words in every build: the static build's musl words some
+/// differently ("Address in use" for "Address already in use"), so it brings glibc's
+/// (Sources/CLinux/embedded/strerror.c).
+#ifdef LOADERD_STATIC
+const char *loaderd_strerror(int e);
+#else
+static inline const char *loaderd_strerror(int e) { return strerror(e); }
+#endif
+
 /// The calling thread's errno (a macro over __errno_location in glibc).
 static inline int loaderd_errno(void) { return errno; }
 static inline void loaderd_set_errno(int value) { errno = value; }

@@ -92,7 +92,7 @@ public struct BootTimeline: Equatable, Sendable {
         let fd = loaderd_open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0)
         if fd < 0 {
             if errno == ENOENT { return .success(nil) }
-            return .failure(.init("cannot open: " + String(cString: strerror(errno))))
+            return .failure(.init("cannot open: " + String(cString: loaderd_strerror(errno))))
         }
         defer { close(fd) }
         if let refusal = RegularFile.refusal(fd) { return .failure(.init(refusal)) }
@@ -102,7 +102,7 @@ public struct BootTimeline: Equatable, Sendable {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                return .failure(.init("cannot read: " + String(cString: strerror(errno))))
+                return .failure(.init("cannot read: " + String(cString: loaderd_strerror(errno))))
             }
             if n == 0 { break }
             bytes += chunk[..<n]
@@ -117,7 +117,7 @@ public struct BootTimeline: Equatable, Sendable {
         guard let slash = path.lastIndex(of: "/") else { throw BootTimelineError("not an absolute path") }
         let directory = slash == path.startIndex ? "/" : String(path[..<slash])
         if mkdir(directory, 0o755) != 0 && errno != EEXIST {
-            throw BootTimelineError("cannot create \(directory): " + String(cString: strerror(errno)))
+            throw BootTimelineError("cannot create \(directory): " + String(cString: loaderd_strerror(errno)))
         }
         let temporary = path + ".tmp"
         // O_NONBLOCK and the check after it: a FIFO at the temporary path would block quit in
@@ -126,7 +126,7 @@ public struct BootTimeline: Equatable, Sendable {
         guard fd >= 0 else {
             // ENXIO from a non-blocking open for writing: a FIFO nobody reads.
             if errno == ENXIO { throw BootTimelineError("cannot write \(temporary): it is a FIFO, not a regular file; remove it") }
-            throw BootTimelineError("cannot create \(temporary): " + String(cString: strerror(errno)))
+            throw BootTimelineError("cannot create \(temporary): " + String(cString: loaderd_strerror(errno)))
         }
         if let refusal = RegularFile.refusal(fd) {
             close(fd)
@@ -147,7 +147,7 @@ public struct BootTimeline: Equatable, Sendable {
         if failure == 0 && rename(temporary, path) != 0 { failure = errno }
         if failure != 0 {
             unlink(temporary)
-            throw BootTimelineError("cannot write \(path): " + String(cString: strerror(failure)))
+            throw BootTimelineError("cannot write \(path): " + String(cString: loaderd_strerror(failure)))
         }
         let dirfd = loaderd_open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         if dirfd >= 0 { _ = fsync(dirfd); close(dirfd) }

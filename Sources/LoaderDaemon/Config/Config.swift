@@ -154,7 +154,7 @@ extension Config {
 
     static func readFile(_ path: String) throws(ConfigError) -> [UInt8] {
         func failure(_ what: String, _ e: Int32) -> ConfigError {
-            ConfigError(source: path, message: "cannot \(what): \(String(cString: strerror(e)))")
+            ConfigError(source: path, message: "cannot \(what): \(String(cString: loaderd_strerror(e)))")
         }
         // O_NONBLOCK: a FIFO put at the path must not block the daemon in open(2) (nor SIGHUP's
         // reload); it is refused below as not a regular file. A symlink is followed: /etc often

@@ -75,7 +75,7 @@ final class PlymouthServer {
 
     static func bind(_ name: String, trimmed: Bool) throws(SystemError) -> OwnedDescriptor {
         var (addr, len) = address(name, trimmed: trimmed)
-        let fd = try UnixSocket.socket(Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
+        let fd = try UnixSocket.socket(loaderd_sock_stream | loaderd_sock_nonblock)
         let bound = UnixSocket.withSockaddr(&addr) { a in syscall { CLinux.bind(fd.rawValue, a, len) } }
         if case .failure(let e) = bound {
             throw SystemError("cannot bind the Plymouth socket @\(name)", e,

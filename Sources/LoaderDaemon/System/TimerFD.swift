@@ -25,8 +25,8 @@ public struct TimerFD: ~Copyable {
         if let deadline {
             // 0 would disarm: a deadline at the clock's origin is 1 ns instead.
             let d = Swift.max(deadline, 1)
-            spec.it_value = timespec(tv_sec: Int(d / 1_000_000_000), tv_nsec: Int(d % 1_000_000_000))
-            spec.it_interval = timespec(tv_sec: Int(interval / 1_000_000_000), tv_nsec: Int(interval % 1_000_000_000))
+            spec.it_value = timespec(nanoseconds: d)
+            spec.it_interval = timespec(nanoseconds: interval)
         }
         _ = try syscall { timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil) }.get()
         armedDeadline = deadline

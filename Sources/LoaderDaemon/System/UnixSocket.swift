@@ -29,7 +29,7 @@ public enum UnixSocket {
     }
 
     static func socket(_ type: Int32) throws(SystemError) -> OwnedDescriptor {
-        switch syscall({ CLinux.socket(AF_UNIX, type | Int32(SOCK_CLOEXEC.rawValue), 0) }) {
+        switch syscall({ CLinux.socket(AF_UNIX, type | loaderd_sock_cloexec, 0) }) {
         case .success(let fd): return OwnedDescriptor(fd)
         case .failure(let e): throw SystemError("socket(AF_UNIX)", e)
         }
@@ -37,7 +37,7 @@ public enum UnixSocket {
 
     /// Whether something accepts connections at `path` right now (a connect succeeds).
     public static func isListening(_ path: String) -> Bool {
-        guard let fd = try? socket(Int32(SOCK_STREAM.rawValue)), let resolved = try? address(path) else { return false }
+        guard let fd = try? socket(loaderd_sock_stream), let resolved = try? address(path) else { return false }
         var addr = resolved.0
         let len = resolved.1
         let r = withSockaddr(&addr) { a in syscall { connect(fd.rawValue, a, len) } }
@@ -69,7 +69,7 @@ public enum UnixSocket {
         } else if errno != ENOENT {
             throw SystemError("cannot inspect \(path)", Errno.current)
         }
-        let fd = try socket(Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
+        let fd = try socket(loaderd_sock_stream | loaderd_sock_nonblock)
         // The umask makes bind create the file 0660 from the start: no window with wider access.
         let previous = umask(0o117)
         let bound = withSockaddr(&addr) { a in syscall { bind(fd.rawValue, a, len) } }
@@ -158,7 +158,7 @@ public enum UnixSocket {
     /// Sends one datagram to the AF_UNIX socket at `path` (`@name` for abstract).
     public static func sendDatagram(_ bytes: [UInt8], to path: String) throws(SystemError) {
         var (addr, len) = try address(path)
-        let fd = try socket(Int32(SOCK_DGRAM.rawValue))
+        let fd = try socket(loaderd_sock_dgram)
         let r = bytes.withUnsafeBytes { buffer in
             withSockaddr(&addr) { a in
                 syscall { sendto(fd.rawValue, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL), a, len) }
