@@ -1,7 +1,9 @@
 // loaderd_freetype.h for the static build: each call asked of loaderd-media, which runs the
 // dlopen shim (Sources/CFreeType/freetype_dlopen.c) against the system's FreeType. The Swift side
-// (TextFace) is the same in every build. A face lives in the helper; this side keeps its handle,
-// its metrics and the last glyph's bitmap (valid until the next call, as FreeType's own is).
+// (TextFace) is the same in every build. A face lives in the helper that opened it; this side
+// keeps which helper that was, its handle there, its metrics and the last glyph's bitmap (valid
+// until the next call, as FreeType's own is). A glyph's answer is checked before the Swift side
+// reads `rows × pitch` bytes of it.
 #include "loaderd_freetype.h"
 #include "loaderd_media.h"
 #include "loaderd_media_client.h"
@@ -10,14 +12,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/// The largest glyph taken (pixels a side): text is 14-40 pixels an em.
+#define LARGEST_GLYPH 4096
+
 struct loaderd_ft_face {
+    unsigned generation;  // the helper that holds it
     uint32_t handle;
     int ascender, descender, line_height;
     unsigned char *bitmap;
     size_t capacity;
-    int failed;  // the helper stopped while this face was open: every later call fails
+    int failed;  // the helper stopped, or answered wrongly, while this face was open
 };
-
 
 loaderd_ft_face *loaderd_ft_open(const char *library, const char *font_path, int pixel_height,
                                  int *status, int *ft_error) {
@@ -31,7 +36,7 @@ loaderd_ft_face *loaderd_ft_open(const char *library, const char *font_path, int
     media_frame_string(&f, font_path);
     media_reader r;
     unsigned char *owned;
-    if (loaderd_media_call(&f, 1, &r, &owned) != 0) return NULL;
+    if (loaderd_media_call(&f, 0, &r, &owned) != 0) return NULL;
     int32_t s = media_get_i32(&r), e = media_get_i32(&r);
     uint32_t handle = media_get_u32(&r);
     int32_t ascender = media_get_i32(&r), descender = media_get_i32(&r), line_height = media_get_i32(&r);
@@ -43,6 +48,7 @@ loaderd_ft_face *loaderd_ft_open(const char *library, const char *font_path, int
     if (s != LOADERD_FT_OK) return NULL;
     loaderd_ft_face *face = calloc(1, sizeof *face);
     if (!face) { *status = LOADERD_FT_NO_MEMORY; return NULL; }
+    face->generation = loaderd_media_generation();
     face->handle = handle;
     face->ascender = ascender; face->descender = descender; face->line_height = line_height;
     return face;
@@ -54,16 +60,26 @@ void loaderd_ft_metrics(const loaderd_ft_face *face, int *ascender, int *descend
     *line_height = face->line_height;
 }
 
+/// A question about `face` (its handle first); 0 with `r` reading the answer, else the face fails.
+static int ask_about(loaderd_ft_face *face, media_frame *f, media_reader *r, unsigned char **owned) {
+    if (face->failed) { media_frame_free(f); return -1; }
+    if (loaderd_media_call(f, face->generation, r, owned) != 0) { face->failed = 1; return -1; }
+    return 0;
+}
+
+static void begin_about(loaderd_ft_face *face, media_frame *f, uint8_t operation) {
+    media_frame_begin(f);
+    media_frame_u8(f, operation);
+    media_frame_u32(f, face->handle);
+}
+
 unsigned loaderd_ft_glyph_index(loaderd_ft_face *face, uint32_t codepoint) {
-    if (face->failed) return 0;
     media_frame f;
-    media_frame_begin(&f);
-    media_frame_u8(&f, LOADERD_MEDIA_FT_GLYPH_INDEX);
-    media_frame_u32(&f, face->handle);
+    begin_about(face, &f, LOADERD_MEDIA_FT_GLYPH_INDEX);
     media_frame_u32(&f, codepoint);
     media_reader r;
     unsigned char *owned;
-    if (loaderd_media_call(&f, 0, &r, &owned) != 0) { face->failed = 1; return 0; }
+    if (ask_about(face, &f, &r, &owned) != 0) return 0;
     uint32_t index = media_get_u32(&r);
     if (r.failed) { face->failed = 1; index = 0; }
     free(owned);
@@ -71,27 +87,24 @@ unsigned loaderd_ft_glyph_index(loaderd_ft_face *face, uint32_t codepoint) {
 }
 
 int loaderd_ft_render(loaderd_ft_face *face, unsigned index, loaderd_ft_glyph *out) {
-    if (face->failed) return -1;
     media_frame f;
-    media_frame_begin(&f);
-    media_frame_u8(&f, LOADERD_MEDIA_FT_RENDER);
-    media_frame_u32(&f, face->handle);
+    begin_about(face, &f, LOADERD_MEDIA_FT_RENDER);
     media_frame_u32(&f, index);
     media_reader r;
     unsigned char *owned;
-    if (loaderd_media_call(&f, 0, &r, &owned) != 0) { face->failed = 1; return -1; }
+    if (ask_about(face, &f, &r, &owned) != 0) return -1;
     int32_t error = media_get_i32(&r);
-    if (error != 0 || r.failed) { free(owned); if (r.failed) face->failed = 1; return r.failed ? -1 : error; }
-    out->width = media_get_i32(&r);
-    out->rows = media_get_i32(&r);
-    out->pitch = media_get_i32(&r);
+    if (r.failed) { free(owned); face->failed = 1; return -1; }
+    if (error != 0) { free(owned); return error; }
+    int32_t width = media_get_i32(&r), rows = media_get_i32(&r), pitch = media_get_i32(&r);
     out->left = media_get_i32(&r);
     out->top = media_get_i32(&r);
     out->advance64 = (long)media_get_i64(&r);
-    size_t stride = (size_t)(out->pitch < 0 ? -(long)out->pitch : out->pitch);
-    size_t bytes = out->rows > 0 ? (size_t)out->rows * stride : 0;
-    const unsigned char *coverage = media_get(&r, bytes);
-    if (r.failed || out->rows < 0 || out->width < 0) { free(owned); face->failed = 1; return -1; }
+    // What the Swift side will read: rows × pitch bytes, of which `width` a row.
+    int sane = !r.failed && width >= 0 && rows >= 0 && width <= pitch && pitch <= LARGEST_GLYPH && rows <= LARGEST_GLYPH;
+    size_t bytes = sane ? (size_t)rows * (size_t)pitch : 0;
+    const unsigned char *coverage = sane ? media_get(&r, bytes) : NULL;
+    if (!sane || r.failed) { free(owned); face->failed = 1; return -1; }
     if (bytes > face->capacity) {
         unsigned char *grown = realloc(face->bitmap, bytes);
         if (!grown) { free(owned); return -1; }
@@ -99,22 +112,22 @@ int loaderd_ft_render(loaderd_ft_face *face, unsigned index, loaderd_ft_glyph *o
         face->capacity = bytes;
     }
     if (bytes) memcpy(face->bitmap, coverage, bytes);
+    out->width = width;
+    out->rows = rows;
+    out->pitch = pitch;
     out->buffer = face->bitmap;
     free(owned);
     return 0;
 }
 
 long loaderd_ft_kerning(loaderd_ft_face *face, unsigned left, unsigned right) {
-    if (face->failed) return 0;
     media_frame f;
-    media_frame_begin(&f);
-    media_frame_u8(&f, LOADERD_MEDIA_FT_KERNING);
-    media_frame_u32(&f, face->handle);
+    begin_about(face, &f, LOADERD_MEDIA_FT_KERNING);
     media_frame_u32(&f, left);
     media_frame_u32(&f, right);
     media_reader r;
     unsigned char *owned;
-    if (loaderd_media_call(&f, 0, &r, &owned) != 0) { face->failed = 1; return 0; }
+    if (ask_about(face, &f, &r, &owned) != 0) return 0;
     long kerning = (long)media_get_i64(&r);
     if (r.failed) kerning = 0;
     free(owned);
@@ -123,15 +136,11 @@ long loaderd_ft_kerning(loaderd_ft_face *face, unsigned left, unsigned right) {
 
 void loaderd_ft_close(loaderd_ft_face *face) {
     if (!face) return;
-    if (!face->failed) {
-        media_frame f;
-        media_frame_begin(&f);
-        media_frame_u8(&f, LOADERD_MEDIA_FT_CLOSE);
-        media_frame_u32(&f, face->handle);
-        media_reader r;
-        unsigned char *owned;
-        if (loaderd_media_call(&f, 0, &r, &owned) == 0) free(owned);
-    }
+    media_frame f;
+    begin_about(face, &f, LOADERD_MEDIA_FT_CLOSE);
+    media_reader r;
+    unsigned char *owned;
+    if (ask_about(face, &f, &r, &owned) == 0) free(owned);
     free(face->bitmap);
     free(face);
 }

@@ -5,9 +5,10 @@
 // system's C library instead, opens libfreetype.so.6 and libpng16.so.16 with the same dlopen shims
 // the host build uses (Sources/CFreeType, Sources/CPNG/embedded), and answers the static programs'
 // calls over the socket they start it with (its standard input), one at a time, in the frames of
-// Sources/CMedia/include/loaderd_media.h. It holds faces and images between calls, and exits at the
-// end of its input, or after LOADERD_MEDIA_IDLE_MS without a question while it holds none: a boot
-// splash needs FreeType once, for a few milliseconds, and should not keep it resident.
+// Sources/CMedia/include/loaderd_media.h. It holds faces and images between calls (and a read
+// image's file bytes: libpng reads them again at finish_read), and exits at the end of its input,
+// or after LOADERD_MEDIA_IDLE_MS without a question while it holds none: a boot splash needs
+// FreeType once, for a few milliseconds, and should not keep it resident.
 //
 // It is not a command: run by hand, it says what it is and exits with 2.
 #include <errno.h>
@@ -28,12 +29,15 @@
 int loaderd_png_available(void);  // Sources/CPNG/embedded/png_dlopen.c
 
 static loaderd_ft_face *faces[LOADERD_MEDIA_MAX_OPEN];
-static png_image images[LOADERD_MEDIA_MAX_OPEN];
-static int image_open[LOADERD_MEDIA_MAX_OPEN];
+static struct {
+    int open;
+    png_image image;
+    unsigned char *file;  // the PNG's bytes: libpng reads from them until the image is finished
+} images[LOADERD_MEDIA_MAX_OPEN];
 
 static int held(void) {
     int n = 0;
-    for (int i = 0; i < LOADERD_MEDIA_MAX_OPEN; i++) n += (faces[i] != NULL) + image_open[i];
+    for (int i = 0; i < LOADERD_MEDIA_MAX_OPEN; i++) n += (faces[i] != NULL) + images[i].open;
     return n;
 }
 
@@ -41,8 +45,99 @@ static loaderd_ft_face *face_at(uint32_t handle) {
     return handle < LOADERD_MEDIA_MAX_OPEN ? faces[handle] : NULL;
 }
 
-static png_image *image_at(uint32_t handle) {
-    return handle < LOADERD_MEDIA_MAX_OPEN && image_open[handle] ? &images[handle] : NULL;
+static int image_open(uint32_t handle) { return handle < LOADERD_MEDIA_MAX_OPEN && images[handle].open; }
+
+static void image_close(uint32_t handle) {
+    png_image_free(&images[handle].image);
+    free(images[handle].file);
+    images[handle].file = NULL;
+    images[handle].open = 0;
+}
+
+static void image_error(png_image *image, const char *message) {
+    image->warning_or_error = PNG_IMAGE_ERROR;
+    snprintf(image->message, sizeof image->message, "loaderd-media: %s", message);
+}
+
+static int answer_png_begin_read(media_reader *in, media_frame *out) {
+    uint32_t handle = 0;
+    while (handle < LOADERD_MEDIA_MAX_OPEN && images[handle].open) handle++;
+    png_image spare;
+    png_image *image = handle < LOADERD_MEDIA_MAX_OPEN ? &images[handle].image : &spare;
+    memset(image, 0, sizeof *image);
+    image->version = PNG_IMAGE_VERSION;
+    size_t size = in->count - in->at;
+    int result = 0;
+    if (handle == LOADERD_MEDIA_MAX_OPEN) {
+        image_error(image, "too many images open");
+    } else if (!(images[handle].file = malloc(size ? size : 1))) {
+        image_error(image, "out of memory");
+    } else {
+        memcpy(images[handle].file, in->bytes + in->at, size);
+        result = png_image_begin_read_from_memory(image, images[handle].file, size);
+        images[handle].open = result != 0;
+        if (!result) { free(images[handle].file); images[handle].file = NULL; }
+    }
+    media_frame_i32(out, result);
+    media_frame_u32(out, handle);
+    media_frame_png_fields(out, image);
+    return 0;
+}
+
+static int answer_png_finish_read(media_reader *in, media_frame *out) {
+    uint32_t handle = media_get_u32(in);
+    if (in->failed || !image_open(handle)) return -1;
+    png_image *image = &images[handle].image;
+    media_get_png_fields(in, image);
+    int32_t row_stride = media_get_i32(in);
+    int same = media_get_u8(in);
+    size_t bytes = media_png_buffer_size(image, row_stride), pixel = PNG_IMAGE_PIXEL_SIZE(image->format);
+    const unsigned char *initial = bytes == SIZE_MAX ? NULL : media_get(in, same ? (bytes ? pixel : 0) : bytes);
+    if (in->failed || bytes == SIZE_MAX) { image_close(handle); return -1; }
+    unsigned char *pixels = malloc(bytes ? bytes : 1);
+    int result = 0;
+    if (pixels) {
+        if (same) for (size_t at = 0; pixel && at + pixel <= bytes; at += pixel) memcpy(pixels + at, initial, pixel);
+        else memcpy(pixels, initial, bytes);
+        result = png_image_finish_read(image, NULL, pixels, row_stride, NULL);
+    }
+    media_frame_i32(out, result);
+    media_frame_png_fields(out, image);
+    image_close(handle);  // libpng frees the image whatever the result: so does the slot
+    if (!pixels) return -1;  // no memory for the buffer: the conversation ends, the program says so
+    // The buffer goes back whole: filled on success, as far as libpng got otherwise.
+    media_frame_put(out, pixels, bytes);
+    free(pixels);
+    return 0;
+}
+
+static int answer_png_write(media_reader *in, media_frame *out) {
+    png_image image;
+    memset(&image, 0, sizeof image);
+    media_get_png_fields(in, &image);
+    int32_t convert = media_get_i32(in), row_stride = media_get_i32(in);
+    int with_memory = media_get_u8(in);
+    uint64_t capacity = media_get_u64(in);
+    size_t bytes = media_png_buffer_size(&image, row_stride);
+    const unsigned char *pixels = bytes == SIZE_MAX ? NULL : media_get(in, bytes);
+    if (in->failed || bytes == SIZE_MAX) return -1;
+    // The answer must fit a frame: a PNG larger than that is "memory too small", as libpng says.
+    if (capacity > LOADERD_MEDIA_MAX_FRAME - 4096) capacity = LOADERD_MEDIA_MAX_FRAME - 4096;
+    unsigned char *memory = with_memory ? malloc(capacity ? (size_t)capacity : 1) : NULL;
+    png_alloc_size_t size = (png_alloc_size_t)capacity;
+    int result = 0;
+    if (with_memory && !memory) {
+        image_error(&image, "out of memory");
+        size = 0;
+    } else {
+        result = png_image_write_to_memory(&image, memory, &size, convert, pixels, row_stride, NULL);
+    }
+    media_frame_i32(out, result);
+    media_frame_png_fields(out, &image);
+    media_frame_u64(out, size);
+    if (result && memory) media_frame_put(out, memory, size);
+    free(memory);
+    return 0;
 }
 
 /// Answers one request into `out`; -1 for a request that cannot be read (the conversation ends).
@@ -56,11 +151,8 @@ static int answer(media_reader *in, media_frame *out) {
         uint32_t handle = 0;
         if (library && path) {
             while (handle < LOADERD_MEDIA_MAX_OPEN && faces[handle]) handle++;
-            if (handle == LOADERD_MEDIA_MAX_OPEN) {
-                status = LOADERD_FT_NO_MEMORY;
-            } else if ((faces[handle] = loaderd_ft_open(library, path, pixel_height, &status, &error))) {
+            if (handle < LOADERD_MEDIA_MAX_OPEN && (faces[handle] = loaderd_ft_open(library, path, pixel_height, &status, &error)))
                 loaderd_ft_metrics(faces[handle], &ascender, &descender, &line_height);
-            }
         }
         free(library);
         free(path);
@@ -87,6 +179,8 @@ static int answer(media_reader *in, media_frame *out) {
         loaderd_ft_glyph g;
         memset(&g, 0, sizeof g);
         int error = loaderd_ft_render(face, index, &g);
+        // The protocol carries top-down bitmaps only (FreeType's rendered glyphs are).
+        if (error == 0 && (g.pitch < g.width || g.rows < 0 || (g.rows > 0 && !g.buffer))) error = -2;
         media_frame_i32(out, error);
         if (error != 0) return 0;
         media_frame_i32(out, g.width);
@@ -95,8 +189,7 @@ static int answer(media_reader *in, media_frame *out) {
         media_frame_i32(out, g.left);
         media_frame_i32(out, g.top);
         media_frame_i64(out, g.advance64);
-        size_t stride = (size_t)(g.pitch < 0 ? -(long)g.pitch : g.pitch);
-        if (g.rows > 0 && g.buffer) media_frame_put(out, g.buffer, (size_t)g.rows * stride);
+        if (g.rows > 0) media_frame_put(out, g.buffer, (size_t)g.rows * (size_t)g.pitch);
         return 0;
     }
     case LOADERD_MEDIA_FT_KERNING: {
@@ -116,85 +209,18 @@ static int answer(media_reader *in, media_frame *out) {
     case LOADERD_MEDIA_PNG_AVAILABLE:
         media_frame_i32(out, loaderd_png_available());
         return 0;
-    case LOADERD_MEDIA_PNG_BEGIN_READ: {
-        uint32_t handle = 0;
-        while (handle < LOADERD_MEDIA_MAX_OPEN && image_open[handle]) handle++;
-        png_image *image = &images[handle < LOADERD_MEDIA_MAX_OPEN ? handle : 0];
-        png_image spare;
-        if (handle == LOADERD_MEDIA_MAX_OPEN) image = &spare;
-        memset(image, 0, sizeof *image);
-        image->version = PNG_IMAGE_VERSION;
-        int result = 0;
-        if (handle == LOADERD_MEDIA_MAX_OPEN) {
-            image->warning_or_error = PNG_IMAGE_ERROR;
-            snprintf(image->message, sizeof image->message, "loaderd-media: too many images open");
-        } else {
-            result = png_image_begin_read_from_memory(image, in->bytes + in->at, in->count - in->at);
-            image_open[handle] = result != 0;
-        }
-        media_frame_i32(out, result);
-        media_frame_u32(out, handle);
-        media_frame_png_fields(out, image);
-        return 0;
-    }
-    case LOADERD_MEDIA_PNG_FINISH_READ: {
-        png_image *image = image_at(media_get_u32(in));
-        if (in->failed || !image) return -1;
-        media_get_png_fields(in, image);
-        int32_t row_stride = media_get_i32(in);
-        size_t bytes = media_png_buffer_size(image, row_stride);
-        const unsigned char *initial = media_get(in, bytes);
-        if (in->failed) return -1;
-        unsigned char *pixels = malloc(bytes ? bytes : 1);
-        int result = 0;
-        if (pixels) {
-            memcpy(pixels, initial, bytes);
-            result = png_image_finish_read(image, NULL, pixels, row_stride, NULL);
-        } else {
-            image->warning_or_error = PNG_IMAGE_ERROR;
-            snprintf(image->message, sizeof image->message, "loaderd-media: out of memory");
-        }
-        media_frame_i32(out, result);
-        media_frame_png_fields(out, image);
-        // The buffer goes back whole, as the caller handed it over (libpng fills it on success).
-        media_frame_put(out, pixels ? pixels : initial, bytes);
-        free(pixels);
-        return 0;
-    }
+    case LOADERD_MEDIA_PNG_BEGIN_READ:
+        return answer_png_begin_read(in, out);
+    case LOADERD_MEDIA_PNG_FINISH_READ:
+        return answer_png_finish_read(in, out);
     case LOADERD_MEDIA_PNG_FREE: {
         uint32_t handle = media_get_u32(in);
-        png_image *image = image_at(handle);
-        if (in->failed || !image) return -1;
-        png_image_free(image);
-        image_open[handle] = 0;
+        if (in->failed || !image_open(handle)) return -1;
+        image_close(handle);
         return 0;
     }
-    case LOADERD_MEDIA_PNG_WRITE: {
-        png_image image;
-        memset(&image, 0, sizeof image);
-        media_get_png_fields(in, &image);
-        int32_t convert = media_get_i32(in), row_stride = media_get_i32(in);
-        uint64_t capacity = media_get_u64(in);
-        size_t bytes = media_png_buffer_size(&image, row_stride);
-        const unsigned char *pixels = media_get(in, bytes);
-        if (in->failed || capacity > LOADERD_MEDIA_MAX_FRAME) return -1;
-        unsigned char *memory = capacity ? malloc((size_t)capacity) : NULL;
-        png_alloc_size_t size = (png_alloc_size_t)capacity;
-        int result = 0;
-        if (capacity && !memory) {
-            image.warning_or_error = PNG_IMAGE_ERROR;
-            snprintf(image.message, sizeof image.message, "loaderd-media: out of memory");
-            size = 0;
-        } else {
-            result = png_image_write_to_memory(&image, memory, &size, convert, pixels, row_stride, NULL);
-        }
-        media_frame_i32(out, result);
-        media_frame_png_fields(out, &image);
-        media_frame_u64(out, size);
-        if (result && memory) media_frame_put(out, memory, size);
-        free(memory);
-        return 0;
-    }
+    case LOADERD_MEDIA_PNG_WRITE:
+        return answer_png_write(in, out);
     default:
         return -1;
     }
@@ -221,14 +247,18 @@ static int send_all(const unsigned char *bytes, size_t count) {
 }
 
 int main(int argc, char **argv) {
-    (void)argv;
     int type = 0;
     socklen_t length = sizeof type;
-    if (argc > 1 || getsockopt(0, SOL_SOCKET, SO_TYPE, &type, &length) != 0 || type != SOCK_STREAM) {
+    if (argc != 2 || getsockopt(0, SOL_SOCKET, SO_TYPE, &type, &length) != 0 || type != SOCK_STREAM) {
         fprintf(stderr, "loaderd-media loads FreeType and libpng for the static loaderd and loaderctl,\n"
                         "which start it themselves when a screen draws text or a PNG file is read or\n"
                         "written. It is not a command.\n");
         return 2;
+    }
+    if (strcmp(argv[1], LOADERD_MEDIA_PROTOCOL) != 0) {
+        fprintf(stderr, "loaderd-media: asked for protocol %s, speaks %s: loaderd and loaderd-media are from "
+                        "different versions (reinstall loaderd)\n", argv[1], LOADERD_MEDIA_PROTOCOL);
+        return LOADERD_MEDIA_EXIT_VERSION;
     }
     for (;;) {
         struct pollfd p = {0, POLLIN, 0};
@@ -242,7 +272,8 @@ int main(int argc, char **argv) {
             return 1;
         }
         unsigned char *request = malloc(count);
-        if (!request || receive_all(request, count) != 0) { free(request); return 1; }
+        if (!request) { fprintf(stderr, "loaderd-media: no memory for a request of %u bytes; ending\n", count); return 1; }
+        if (receive_all(request, count) != 0) { free(request); return 1; }
         media_reader in = {request, count, 0, 0};
         media_frame out;
         media_frame_begin(&out);
@@ -253,10 +284,13 @@ int main(int argc, char **argv) {
             media_frame_free(&out);
             return 1;
         }
-        if (media_frame_finish(&out) != 0 || send_all(out.bytes, out.count) != 0) {
+        if (media_frame_finish(&out) != 0) {
+            fprintf(stderr, "loaderd-media: no memory for an answer, or an answer over the protocol's limit; ending\n");
             media_frame_free(&out);
             return 1;
         }
+        int sent = send_all(out.bytes, out.count);
         media_frame_free(&out);
+        if (sent != 0) return 1;
     }
 }

@@ -114,7 +114,10 @@ struct MediaHelperTests {
     }
 
     @Test(arguments: [
-        ("#!/bin/sh\nexit 3\n", "loaderd-media ended before answering (exit status 3"),
+        ("#!/bin/sh\nexit 5\n", "loaderd-media ended before answering (exit status 5"),
+        ("#!/bin/sh\nexit 3\n", "loaderd-media ended before answering (it is from another version of loaderd"),
+        // Its end of the socket closed, itself alive: not waited for, killed.
+        ("#!/bin/sh\nexec 0<&-\nexec sleep 60\n", "loaderd-media ended before answering (killed by signal 9"),
         ("#!/bin/sh\nexec sleep 60\n", "loaderd-media did not answer within 5000 ms and was stopped"),
         ("#!/bin/sh\nprintf 'nonsense from a helper that is not one' >&0\nexec sleep 60\n", "loaderd-media's answer could not be read and it was stopped"),
     ])
@@ -129,6 +132,39 @@ struct MediaHelperTests {
         #expect(try daemon.client().request("ping") == "OK pong")
         #expect(eventually { Self.children(of: daemon.process.pid).isEmpty }, "the failed helper is reaped")
         #expect(try daemon.terminate() == 0)
+    }
+
+    /// A logo of 1.9 MB (800x800 pixels of noise, which does not compress): libpng reads the file's
+    /// bytes again when the image is finished, so the helper must keep them until then (it once
+    /// read them after freeing them, and crashed on files this large). Shown through the helper,
+    /// the frame equals the same logo read from a PPM file, which needs no helper.
+    @Test func aLargePNGLogoIsShownAsItsPPMTwinIs() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var state: UInt32 = 1
+        var bytes = [UInt8](repeating: 0, count: 800 * 800 * 3)
+        for i in bytes.indices { state = state &* 1_103_515_245 &+ 12_345; bytes[i] = UInt8(truncatingIfNeeded: state >> 16) }
+        let noise = RGBImage(width: 800, height: 800, bytes: bytes)
+        try PNG.write(noise, to: dir + "/logo.png")
+        try PPM.write(noise, to: dir + "/logo.ppm")
+        #expect(try FileManager.default.attributesOfItem(atPath: dir + "/logo.png")[.size] as? Int ?? 0 > 1_000_000)
+        var frames: [RGBImage] = []
+        for logo in ["logo.png", "logo.ppm"] {
+            let daemon = try DaemonProcess(arguments: ["--freeze-time", "0.6", "--loader", "linkedin"], image: "frame.ppm", size: "800x480")
+            #expect(try daemon.client().request("start linkedin screen.logo=\(dir)/\(logo)") == "OK started linkedin")
+            var frame: RGBImage?
+            // The noise on screen, scaled down to a grey square of ~170x170 pixels (nothing else is grey).
+            func greyPixels(_ image: RGBImage) -> Int {
+                stride(from: 0, to: image.bytes.count, by: 3).filter { i in (i..<i + 3).allSatisfy { (90...170).contains(image.bytes[$0]) } }.count
+            }
+            #expect(eventually { frame = try? ImageFile.read(path: daemon.imagePath); return frame.map { greyPixels($0) > 10_000 } ?? false },
+                    "the logo on screen: \(daemon.process.log)")
+            frame = try? ImageFile.read(path: daemon.imagePath)
+            if let frame { frames.append(frame) }
+            #expect(!daemon.process.log.contains("logo"), "\(daemon.process.log)")
+            #expect(try daemon.terminate() == 0)
+        }
+        #expect(frames.count == 2 && frames[0] == frames[1])
     }
 
     @Test func theHelperRunByHandSaysWhatItIs() throws {

@@ -1,6 +1,7 @@
 // Building and reading the frames of loaderd_media.h, for both ends. A frame under construction
-// grows on the heap; a frame being read is a cursor that refuses to run past its end (a short or
-// malformed frame reads as a failure, never as memory beyond it).
+// grows on the heap and refuses to grow past LOADERD_MEDIA_MAX_FRAME; a frame being read is a
+// cursor that refuses to run past its end (a short or malformed frame reads as a failure, never as
+// memory beyond it). Every size is checked before it is added, so nothing wraps on 32-bit ARM.
 #ifndef LOADERD_MEDIA_FRAME_H
 #define LOADERD_MEDIA_FRAME_H
 #include <stddef.h>
@@ -8,25 +9,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loaderd_media.h"
+
 /// A frame being built. `bytes` starts with the 4-byte length, filled in by media_frame_finish.
 typedef struct {
     unsigned char *bytes;
     size_t count, capacity;
-    int failed;  // out of memory: every later put is ignored, and finish reports it
+    int failed;  // out of memory or too long: every later put is ignored, and finish reports it
 } media_frame;
 
-static inline void media_frame_begin(media_frame *f) {
-    f->count = 0; f->capacity = 256; f->failed = 0;
+/// A new frame with room for `expected` bytes after the length (more is grown into).
+static inline void media_frame_begin_sized(media_frame *f, size_t expected) {
+    f->count = 0; f->failed = 0;
+    f->capacity = expected > LOADERD_MEDIA_MAX_FRAME ? 256 : expected + 4;
+    if (f->capacity < 256) f->capacity = 256;
     f->bytes = (unsigned char *)calloc(1, f->capacity);
     if (!f->bytes) { f->failed = 1; f->capacity = 0; return; }
     f->count = 4;  // the length's place, written by media_frame_finish
 }
 
+static inline void media_frame_begin(media_frame *f) { media_frame_begin_sized(f, 0); }
+
 static inline void media_frame_put(media_frame *f, const void *data, size_t count) {
     if (f->failed || count == 0) return;
+    if (count > (size_t)LOADERD_MEDIA_MAX_FRAME + 4 - f->count) { f->failed = 1; return; }
     if (f->count + count > f->capacity) {
         size_t want = f->capacity;
-        while (want < f->count + count) want *= 2;
+        while (want < f->count + count) want = want > ((size_t)LOADERD_MEDIA_MAX_FRAME + 4) / 2 ? (size_t)LOADERD_MEDIA_MAX_FRAME + 4 : want * 2;
         unsigned char *grown = (unsigned char *)realloc(f->bytes, want);
         if (!grown) { f->failed = 1; return; }
         f->bytes = grown; f->capacity = want;
@@ -42,13 +51,14 @@ static inline void media_frame_i64(media_frame *f, int64_t v) { media_frame_put(
 static inline void media_frame_u64(media_frame *f, uint64_t v) { media_frame_put(f, &v, 8); }
 static inline void media_frame_string(media_frame *f, const char *s) {
     size_t n = s ? strlen(s) : 0;
+    if (n > UINT32_MAX) { f->failed = 1; return; }
     media_frame_u32(f, (uint32_t)n);
     media_frame_put(f, s, n);
 }
 
 /// Writes the length; 0, or -1 when the frame could not be built (out of memory, too long).
 static inline int media_frame_finish(media_frame *f) {
-    if (f->failed || f->count - 4 > 0xFFFFFFFFu) return -1;
+    if (f->failed || !f->bytes) return -1;
     uint32_t length = (uint32_t)(f->count - 4);
     memcpy(f->bytes, &length, 4);
     return 0;

@@ -3,6 +3,7 @@
 #ifndef LOADERD_MEDIA_PNG_H
 #define LOADERD_MEDIA_PNG_H
 #include <png.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "loaderd_media_frame.h"
@@ -35,11 +36,15 @@ static inline void media_get_png_fields(media_reader *r, png_image *image) {
     *image = got;
 }
 
-/// The bytes of `image`'s pixel buffer with `row_stride` (0: rows packed), as libpng counts them.
+/// The bytes of `image`'s pixel buffer with `row_stride` (0: rows packed), as libpng counts them;
+/// SIZE_MAX when that is more than a frame can carry (or than size_t holds, on 32-bit ARM).
 static inline size_t media_png_buffer_size(const png_image *image, png_int_32 row_stride) {
-    size_t stride = row_stride == 0 ? (size_t)PNG_IMAGE_ROW_STRIDE(*image)
-                                    : (size_t)(row_stride < 0 ? -(long long)row_stride : row_stride);
-    return (size_t)PNG_IMAGE_PIXEL_COMPONENT_SIZE(image->format) * stride * image->height;
+    uint64_t stride = row_stride == 0 ? (uint64_t)PNG_IMAGE_PIXEL_CHANNELS(image->format) * image->width
+                                      : (uint64_t)(row_stride < 0 ? -(int64_t)row_stride : row_stride);
+    uint64_t bytes = (uint64_t)PNG_IMAGE_PIXEL_COMPONENT_SIZE(image->format) * stride;
+    if (image->height != 0 && bytes > (uint64_t)LOADERD_MEDIA_MAX_FRAME / image->height) return SIZE_MAX;
+    bytes *= image->height;
+    return bytes > LOADERD_MEDIA_MAX_FRAME ? SIZE_MAX : (size_t)bytes;
 }
 
 #endif

@@ -1,12 +1,11 @@
-// libpng for the board build, loaded when first used instead of linked in.
+// libpng for loaderd-media (Sources/loaderd-media), loaded when first used instead of linked in.
 //
-// Linking libpng and zlib statically would add ~200 KB to every shipped binary for a feature most
-// boards never use (an `image` display writing PNG, a logo); linking them dynamically would make
-// libpng16 a hard requirement. So the board build (scripts/cross-build) links this file instead:
-// the four functions of libpng's simplified API that ImageCodecs calls, each forwarding to the
-// system's libpng16.so.16 opened on first use. PNG.swift asks `loaderd_png_available()` first
-// and reports a clear error when the library is missing (or, in the static ARMv6 build, when
-// dlopen cannot load it). The host build links libpng directly and never compiles this file.
+// The static board binaries cannot load shared libraries; they ask loaderd-media, which links this
+// file: the four functions of libpng's simplified API that ImageCodecs calls, each forwarding to
+// the system's libpng16.so.16 opened on first use. Loaded rather than linked, so that the helper
+// starts (and serves FreeType) on a system without libpng16, and says so when a PNG is asked for:
+// PNG.swift asks `loaderd_png_available()` first and reports a clear error when the library is
+// missing. The host build links libpng directly and never compiles this file.
 #include <dlfcn.h>
 #include <stddef.h>
 #include <png.h>
