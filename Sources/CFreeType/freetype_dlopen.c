@@ -10,7 +10,21 @@
 // 2.0 (the ABI of libfreetype.so.6); compiled with -DLOADERD_FT_CHECK_LAYOUT and FreeType's
 // headers on the include path (scripts/cross-build does), every offset is checked against them.
 #include "loaderd_freetype.h"
+#ifdef LOADERD_MEDIA_LINKED
+// The static loaderd-media of the ARMv6 build has FreeType linked in: opening the library looks
+// its functions up in a table of them instead (Sources/loaderd-media/linked.c). Not through
+// <dlfcn.h>, whose 32-bit musl renames dlsym to __dlsym_time64 with an asm label.
+void *loaderd_linked_dlopen(const char *file, int mode);
+void *loaderd_linked_dlsym(void *library, const char *name);
+int loaderd_linked_dlclose(void *library);
+#define dlopen loaderd_linked_dlopen
+#define dlsym loaderd_linked_dlsym
+#define dlclose loaderd_linked_dlclose
+#define RTLD_NOW 0
+#define RTLD_LOCAL 0
+#else
 #include <dlfcn.h>
+#endif
 #include <stddef.h>
 #include <stdlib.h>
 

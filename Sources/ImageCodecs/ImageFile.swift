@@ -26,8 +26,8 @@ public enum ImageFile {
 
     /// A still image, PNG or binary PPM (P6), told apart by its first bytes rather than by its
     /// name: a PNG's transparency composited over `background`; a file over `maxBytes` or an
-    /// image over `maxPixels` refused. For a boot screen's logo, where a PPM needs no libpng (the
-    /// static ARMv6 build cannot load it).
+    /// image over `maxPixels` refused. For a boot screen's logo, where a PPM needs no libpng (nor
+    /// the static builds' helper, loaderd-media, which reads PNGs for them).
     public static func readStill(path: String, background: Color = .black, maxBytes: Int = Int.max,
                                  maxPixels: Int = RGBImage.maximumPixelCount) throws(ImageCodecError) -> RGBImage {
         let bytes = try FileIO.readFile(path, maxBytes: maxBytes)
