@@ -66,15 +66,6 @@ struct MediaHelperTests {
         return (dir, copy)
     }
 
-    func expected(font: ScreenFont, state: FrameState) throws -> RGBImage {
-        var options = SceneOptions()
-        options.font = font
-        var scene = Scene(loader: try Catalog.make("linkedin"), width: 800, height: 480, options: options)
-        _ = scene.loadFace()
-        scene.render(state)
-        return RGBImage(canvas: scene.canvas, background: .black)
-    }
-
     @Test func theShippedProgramsAreStaticAndTheHelperIsNot() throws {
         #expect(try !Self.hasInterpreter(Paths.loaderd), "loaderd needs no dynamic loader")
         #expect(try !Self.hasInterpreter(Paths.products + "/loaderctl"), "loaderctl needs no dynamic loader")
@@ -86,13 +77,13 @@ struct MediaHelperTests {
         let state = FrameState(elapsed: 600_000, message: "Mounting /home")
         #expect(Self.children(of: daemon.process.pid).isEmpty, "no helper before any text")
         #expect(try daemon.client().request("message Mounting /home") == "OK")
-        let face = try expected(font: .automatic, state: state)
+        let face = try TextFaceFrameTests.expected(font: .automatic, state: state)
         #expect(eventually { (try? ImageFile.read(path: daemon.imagePath)) == face })
         // The face is kept in the daemon; the helper goes LOADERD_MEDIA_IDLE_MS (2 s) after its last answer.
         #expect(eventually(timeout: 6) { Self.children(of: daemon.process.pid).isEmpty },
                 "\(Self.children(of: daemon.process.pid))")
         #expect(try daemon.client().request("message Mounting /var") == "OK")
-        let again = try expected(font: .automatic, state: FrameState(elapsed: 600_000, message: "Mounting /var"))
+        let again = try TextFaceFrameTests.expected(font: .automatic, state: FrameState(elapsed: 600_000, message: "Mounting /var"))
         #expect(eventually { (try? ImageFile.read(path: daemon.imagePath)) == again }, "the kept face draws new text")
         #expect(try daemon.terminate() == 0)
     }
@@ -107,7 +98,7 @@ struct MediaHelperTests {
         #expect(try daemon.client().request("message Mounting /home") == "OK")
         #expect(eventually { daemon.process.log.contains("libfreetype.so.6 could not be loaded: loaderd-media, which loads libpng and FreeType for this static build, was not found (looked in \(dir),") },
                 "\(daemon.process.log)")
-        let bitmap = try expected(font: .bitmap, state: FrameState(elapsed: 600_000, message: "Mounting /home"))
+        let bitmap = try TextFaceFrameTests.expected(font: .bitmap, state: FrameState(elapsed: 600_000, message: "Mounting /home"))
         #expect(eventually { (try? ImageFile.read(path: daemon.imagePath)) == bitmap })
         #expect(try daemon.client().request("ping") == "OK pong")
         #expect(try daemon.terminate() == 0)
@@ -127,7 +118,7 @@ struct MediaHelperTests {
         let daemon = try DaemonProcess(arguments: ["--freeze-time", "0.6", "--loader", "linkedin"], size: "800x480", binary: copy)
         #expect(try daemon.client().request("message Mounting /home") == "OK")
         #expect(eventually { daemon.process.log.contains(reason) }, "\(daemon.process.log)")
-        let bitmap = try expected(font: .bitmap, state: FrameState(elapsed: 600_000, message: "Mounting /home"))
+        let bitmap = try TextFaceFrameTests.expected(font: .bitmap, state: FrameState(elapsed: 600_000, message: "Mounting /home"))
         #expect(eventually { (try? ImageFile.read(path: daemon.imagePath)) == bitmap })
         #expect(try daemon.client().request("ping") == "OK pong")
         #expect(eventually { Self.children(of: daemon.process.pid).isEmpty }, "the failed helper is reaped")

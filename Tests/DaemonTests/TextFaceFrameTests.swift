@@ -8,7 +8,8 @@ import Testing
 /// loaderd draws a screen's message in the FreeType face (after the first frame), exactly as the
 /// renderer does in-process; a font that cannot be opened is logged and the bitmap font stays.
 @Suite struct TextFaceFrameTests {
-    func expected(font: ScreenFont, state: FrameState) throws -> RGBImage {
+    /// The 800x480 linkedin screen as the renderer draws it in-process (MediaHelperTests too).
+    static func expected(font: ScreenFont, state: FrameState) throws -> RGBImage {
         var options = SceneOptions()
         options.font = font
         var scene = Scene(loader: try Catalog.make("linkedin"), width: 800, height: 480, options: options)
@@ -21,8 +22,8 @@ import Testing
         let daemon = try DaemonProcess(arguments: ["--freeze-time", "0.6", "--loader", "linkedin"], size: "800x480")
         #expect(try daemon.client().request("message Mounting /home") == "OK")
         let state = FrameState(elapsed: 600_000, message: "Mounting /home")
-        let image = try expected(font: .automatic, state: state)
-        #expect(image != (try expected(font: .bitmap, state: state)), "the face changes the picture")
+        let image = try Self.expected(font: .automatic, state: state)
+        #expect(image != (try Self.expected(font: .bitmap, state: state)), "the face changes the picture")
         #expect(eventually { (try? ImageFile.read(path: daemon.imagePath)) == image })
         #expect(try daemon.terminate() == 0)
     }
@@ -34,7 +35,7 @@ import Testing
         #expect(try client.request("message Mounting /home") == "OK")
         let log = "text: font /nonexistent/font.ttf cannot be opened; screens use the bitmap font"
         #expect(eventually { daemon.process.log.contains(log) }, "\(daemon.process.log)")
-        let bitmap = try expected(font: .bitmap, state: FrameState(elapsed: 600_000, message: "Mounting /home"))
+        let bitmap = try Self.expected(font: .bitmap, state: FrameState(elapsed: 600_000, message: "Mounting /home"))
         #expect(eventually { (try? ImageFile.read(path: daemon.imagePath)) == bitmap })
         // Started again, the same font is not tried (nor logged) again.
         #expect(try client.request("start linkedin screen.font=/nonexistent/font.ttf") == "OK running linkedin")
