@@ -114,12 +114,6 @@ static void stop(int grace_ms, char *how, size_t size) {
 /// it (/usr/sbin -> /usr/libexec, /usr/local/bin -> /usr/local/libexec), then the two usual
 /// libexec folders (a daemon that followed PID 1 into the real root sees its old path no more).
 static int find(char *path, size_t size) {
-#ifdef LOADERD_NO_MEDIA
-    (void)path; (void)size;
-    SAY("this build (" LOADERD_NO_MEDIA ") has no loaderd-media, so it cannot load libpng or FreeType: "
-        "use .ppm files, and text is drawn in the bitmap font");
-    return -1;
-#else
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     char dir[PATH_MAX] = "";
@@ -146,7 +140,6 @@ static int find(char *path, size_t size) {
         dir, dir[0] ? ", ../libexec/loaderd from there, " : "",
         "/usr/libexec/loaderd and /usr/local/libexec/loaderd; reinstall loaderd)");
     return -1;
-#endif
 }
 
 static int start(void) {
