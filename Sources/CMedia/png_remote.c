@@ -111,7 +111,6 @@ int png_image_finish_read(png_imagep image, png_const_colorp background, void *b
     int short_answer = r.failed;
     free(owned);
     if (short_answer) return failed(image, "loaderd-media's answer was short");
-    image->opaque = NULL;
     return result;
 }
 
