@@ -1,6 +1,7 @@
 import Displays
 import FixedPoint
 import Loaders
+import CompactText
 
 /// Everything the daemon is told at start (command line now; the config file later).
 public struct DaemonConfiguration: Sendable {

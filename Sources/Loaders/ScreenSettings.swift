@@ -1,5 +1,6 @@
 import FixedPoint
 import Raster
+import CompactText
 
 /// Scene settings given with a loader's parameters as `screen.KEY=VALUE` (`loaderctl render
 /// --set screen.background=#101018`, `start bar screen.logo=/etc/loaderd/logo.png`): they set the

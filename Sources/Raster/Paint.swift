@@ -1,4 +1,5 @@
 import FixedPoint
+import CompactText
 
 /// One colour stop of a gradient: a colour at a location 0...1 along the gradient.
 public struct GradientStop: Sendable, Hashable {

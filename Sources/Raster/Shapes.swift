@@ -1,4 +1,5 @@
 import FixedPoint
+import CompactText
 
 /// A filled 2-D shape with analytic anti-aliasing.
 ///

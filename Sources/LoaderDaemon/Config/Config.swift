@@ -204,6 +204,11 @@ extension Config {
 }
 
 /// Turns the parsed TOML tree into a `Config`, checking every key and value.
+///
+/// The sections' decoders and the error builders are `@inline(never)`: run once per file, they
+/// were otherwise inlined into `decode` (one 47 KB function whose hundreds of message literals the
+/// optimiser kept in stack slots across all of it) and `unknownKey` into each section besides.
+/// Kept apart, x86_64 loaderd is 12.7 KB smaller (docs/PERFORMANCE.md, "29 Nov").
 struct ConfigDecoder {
     let source: String
     /// Every error found so far: each key is checked on its own and the file is read to its end,
@@ -235,7 +240,7 @@ struct ConfigDecoder {
     }
 
     /// "unknown key 'fsp' in [daemon] (did you mean 'fps'?); known keys: ..."
-    func unknownKey(_ entry: TOMLEntry, table: String) -> ConfigError {
+    @inline(never) func unknownKey(_ entry: TOMLEntry, table: String) -> ConfigError {
         let known = Config.knownKeys[table] ?? []
         if table.isEmpty {
             let hint = suggestion(for: entry.key, among: known).map { $0 == "display" ? " (did you mean [[display]]?)" : " (did you mean [\($0)]?)" } ?? ""
@@ -269,7 +274,7 @@ struct ConfigDecoder {
         throw error
     }
 
-    func table(_ entry: TOMLEntry, _ name: String) throws(ConfigError) -> TOMLTable {
+    @inline(never) func table(_ entry: TOMLEntry, _ name: String) throws(ConfigError) -> TOMLTable {
         switch entry.value.kind {
         case .table(let t): return t
         case .tableArray: throw error("[[\(name)]] is a single table: write [\(name)]", at: entry.value.position, key: name)
@@ -279,7 +284,7 @@ struct ConfigDecoder {
 
     // MARK: Sections
 
-    private mutating func decodeDaemon(_ table: TOMLTable) -> Config.Daemon {
+    @inline(never) private mutating func decodeDaemon(_ table: TOMLTable) -> Config.Daemon {
         var d = Config.Daemon()
         for entry in table.entries {
             do { try daemonSetting(entry, into: &d) } catch { report(error) }
@@ -288,7 +293,7 @@ struct ConfigDecoder {
     }
 
     /// One key of [daemon] (each on its own: an error in one leaves the others checked).
-    private func daemonSetting(_ entry: TOMLEntry, into d: inout Config.Daemon) throws(ConfigError) {
+    @inline(never) private func daemonSetting(_ entry: TOMLEntry, into d: inout Config.Daemon) throws(ConfigError) {
         let key = "daemon." + entry.key
         switch entry.key {
         case "socket":
@@ -327,7 +332,7 @@ struct ConfigDecoder {
         }
     }
 
-    private mutating func decodeLoader(_ table: TOMLTable) -> Config.LoaderSettings {
+    @inline(never) private mutating func decodeLoader(_ table: TOMLTable) -> Config.LoaderSettings {
         var l = Config.LoaderSettings()
         var parametersEntry: TOMLEntry?
         for entry in table.entries {
@@ -350,7 +355,7 @@ struct ConfigDecoder {
     }
 
     /// One key of [loader].
-    private func loaderSetting(_ entry: TOMLEntry, into l: inout Config.LoaderSettings, parametersEntry: inout TOMLEntry?) throws(ConfigError) {
+    @inline(never) private func loaderSetting(_ entry: TOMLEntry, into l: inout Config.LoaderSettings, parametersEntry: inout TOMLEntry?) throws(ConfigError) {
         let key = "loader." + entry.key
         switch entry.key {
         case "name": l.name = try loaderName(entry, key)
@@ -385,7 +390,7 @@ struct ConfigDecoder {
     }
 
     /// A catalog refusal, placed at the offending parameter.
-    private func parameterError(_ error: LoaderError, name: String, entry: TOMLEntry) -> ConfigError {
+    @inline(never) private func parameterError(_ error: LoaderError, name: String, entry: TOMLEntry) -> ConfigError {
         guard case .parameter(let p) = error, case .table(let t) = entry.value.kind, let bad = t[p.key] else {
             return self.error(error.description, at: entry.value.position, key: "loader.parameters")
         }
@@ -398,7 +403,7 @@ struct ConfigDecoder {
         return self.error("\(p.reason), got \(bad.value.shown)", at: bad.value.position, key: key)
     }
 
-    private mutating func decodeBoot(_ table: TOMLTable) -> Config.Boot {
+    @inline(never) private mutating func decodeBoot(_ table: TOMLTable) -> Config.Boot {
         var b = Config.Boot()
         for entry in table.entries {
             do { try bootSetting(entry, into: &b) } catch { report(error) }
@@ -407,7 +412,7 @@ struct ConfigDecoder {
     }
 
     /// One key of [boot].
-    private func bootSetting(_ entry: TOMLEntry, into b: inout Config.Boot) throws(ConfigError) {
+    @inline(never) private func bootSetting(_ entry: TOMLEntry, into b: inout Config.Boot) throws(ConfigError) {
         let key = "boot." + entry.key
         switch entry.key {
         case "psplash_fifo": b.psplashFifo = try boolean(entry, key)

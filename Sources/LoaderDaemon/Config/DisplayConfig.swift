@@ -9,7 +9,7 @@ extension ConfigDecoder {
     /// reported at its line and column by `--check-config` and at start-up, not when the device
     /// appears in the middle of a boot. What depends on the device itself (a canvas too large for
     /// its screen) is checked when it opens.
-    mutating func decodeDisplays(_ entry: TOMLEntry) throws(ConfigError) -> [DisplaySpec] {
+    @inline(never) mutating func decodeDisplays(_ entry: TOMLEntry) throws(ConfigError) -> [DisplaySpec] {
         let tables: [TOMLTable]
         switch entry.value.kind {
         case .tableArray(let list):

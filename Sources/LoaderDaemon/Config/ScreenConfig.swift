@@ -5,7 +5,7 @@ extension ConfigDecoder {
     /// `[screen]`: the boot screen around the loader, for every loader started: `background`,
     /// `logo`, `margin`, `loader_size`, `message_color`, `mono`, `font`. Each is the config form of a
     /// `screen.*` loader setting (ScreenSettings), and is checked the same way.
-    mutating func decodeScreen(_ table: TOMLTable) -> ScreenSettings {
+    @inline(never) mutating func decodeScreen(_ table: TOMLTable) -> ScreenSettings {
         let names = ["background": "screen.background", "logo": "screen.logo", "margin": "screen.margin",
                      "loader_size": "screen.loaderSize", "message_color": "screen.messageColor", "mono": "screen.mono",
                      "font": "screen.font"]

@@ -1,3 +1,4 @@
+import CompactText
 // Standard library only: compiled into the config fuzzer as it is (Fuzz/ConfigFuzz).
 // The tree TOML.parse builds (TOML.swift).
 
