@@ -4,7 +4,7 @@
 /// board code's ~90 maps (option lists for messages, names, tables built at start-up) expanded in
 /// place into its own allocation, growth checks and loop. This overload, more specific than the
 /// standard library's `Collection.map`, is the same operation kept out of line: one body per
-/// element and result type, the closure passed to it. x86_64 loaderd −6.5 KB, loaderctl −4.4 KB
+/// element and result type, the closure passed to it. x86_64 loaderd −6.4 KB, loaderctl −4.4 KB
 /// (docs/PERFORMANCE.md, "29 Nov"). Nothing per frame maps (a frame allocates nothing).
 ///
 /// A board source file that maps an array imports this module, as one that interpolates does.

@@ -1,6 +1,6 @@
+// The standard library and CompactText only: compiled into the config fuzzer as it is
+// (Fuzz/ConfigFuzz). The tree TOML.parse builds (TOML.swift).
 import CompactText
-// Standard library only: compiled into the config fuzzer as it is (Fuzz/ConfigFuzz).
-// The tree TOML.parse builds (TOML.swift).
 
 /// A table: its entries in file order. A class, so that headers can reopen a table while it is
 /// being built.
