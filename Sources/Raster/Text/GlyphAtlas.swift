@@ -1,4 +1,5 @@
 import CompactText
+
 /// Anti-aliased glyphs of one proportional face at one pixel size, rasterised once (by FreeType,
 /// see Loaders' `TextFace`) into 8-bit coverage bitmaps with their advances: what a boot screen
 /// draws its text with. Drawing (`Mask.add(text:atlas:…)`) only copies coverage; nothing here
