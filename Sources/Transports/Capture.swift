@@ -38,7 +38,12 @@ public final class SPICapture: SPIBus {
         case .last(let n):
             let keep = Swift.max(1, n)
             if messages.count < keep {
-                messages.append(Array(message))
+                // Filling the ring: every slot's storage was made with the first message
+                // (`prepareSlots`), so a frame that adds a slot allocates nothing either.
+                if messages.isEmpty { prepareSlots(keep, capacity: message.count) }
+                var slot = spareSlots.popLast() ?? []
+                slot.append(contentsOf: message)
+                messages.append(slot)
             } else {
                 // A ring: the oldest message's storage takes the new one in place, so once every
                 // slot has held a frame a long-running dry-run daemon allocates nothing per frame.
@@ -51,6 +56,20 @@ public final class SPICapture: SPIBus {
 
     /// Where the ring of `.last(n)` starts: the oldest recorded message.
     private var oldest = 0
+    /// The ring's empty slots, made all at once with its first message: the messages of an LED
+    /// frame are of one length, so slots as long as the first one are not grown later, and the
+    /// daemon's frames allocate nothing while the ring fills (`scripts/measure-mallocs`).
+    private var spareSlots: [[UInt8]] = []
+
+    private func prepareSlots(_ keep: Int, capacity: Int) {
+        messages.reserveCapacity(keep)
+        spareSlots.reserveCapacity(keep)
+        while spareSlots.count < keep {
+            var slot: [UInt8] = []
+            slot.reserveCapacity(capacity)
+            spareSlots.append(slot)
+        }
+    }
 
     /// The recorded messages, oldest first, trimmed to what `recording` promises.
     public var recentMessages: ArraySlice<[UInt8]> {
@@ -59,7 +78,7 @@ public final class SPICapture: SPIBus {
     }
 
     /// Forgets everything recorded and resets the counts.
-    public func removeAll() { messages.removeAll(); oldest = 0; messageCount = 0; byteCount = 0 }
+    public func removeAll() { messages.removeAll(); spareSlots.removeAll(); oldest = 0; messageCount = 0; byteCount = 0 }
 }
 
 /// Output GPIO lines that record each state written (bit i = line i) instead of driving pins.

@@ -166,7 +166,8 @@ import Glibc
         }
     }
 
-    /// `dry-run=true` keeps the last 64 messages in a ring whose slots are reused in place.
+    /// `dry-run=true` keeps the last 64 messages in a ring whose slots are made with the first
+    /// message and reused in place.
     @Test func captureOfTheLastMessagesKeepsThemInOrder() throws {
         let capture = SPICapture(recording: .last(3))
         for b in UInt8(1)...5 { try [b, b].withUnsafeBytes { try capture.send($0) } }
@@ -179,5 +180,8 @@ import Glibc
         #expect(capture.recentMessages.isEmpty && capture.messageCount == 0)
         try [UInt8(7)].withUnsafeBytes { try capture.send($0) }
         #expect(Array(capture.recentMessages) == [[7]])
+        // The slots are made with the first message's length; a longer one still fits whole.
+        for message: [UInt8] in [[8, 8, 8], [9, 9, 9, 9], [10]] { try message.withUnsafeBytes { try capture.send($0) } }
+        #expect(Array(capture.recentMessages) == [[8, 8, 8], [9, 9, 9, 9], [10]])
     }
 }
