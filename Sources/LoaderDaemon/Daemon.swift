@@ -628,9 +628,8 @@ public final class Daemon {
                     framesDrawn += 1
                 }
             } else {
-                slot.scene!.render(frame)
-                if slot.scene!.faceRequest != nil { facesWanted = true }
-                try slot.display.show(slot.canvas(brightness: state.brightness))
+                if slot.scene!.render(frame) { facesWanted = true }
+                try slot.show(brightness: state.brightness)
                 slot.showsBlank = false
                 framesDrawn += 1
             }

@@ -105,15 +105,21 @@ final class DisplaySlot {
         }
     }
 
-    /// The scene's canvas scaled to `brightness` percent (premultiplied: a fade to the background).
+    /// Shows the scene's canvas scaled to `brightness` percent (premultiplied: a fade to the
+    /// background). At full brightness the display reads the scene's own canvas in place:
+    /// returned from here it would be a copy a frame (19 references counted up and down).
     /// Only for a slot with a scene (the daemon clears a display that has none).
-    func canvas(brightness: Int) -> Canvas {
+    func show(brightness: Int) throws(DisplayError) {
+        let display = self.display
+        guard brightness < 100 else {
+            try scene!.withCanvas { (canvas) throws(DisplayError) in try display.show(canvas) }
+            return
+        }
         let full = scene!.canvas
-        guard brightness < 100 else { return full }
         if dimmed?.width != full.width || dimmed?.height != full.height {
             dimmed = Canvas(width: full.width, height: full.height)
         }
         dimmed!.copyScaled(from: full, by: UInt8(brightness * 255 / 100))
-        return dimmed!
+        try display.show(dimmed!)
     }
 }

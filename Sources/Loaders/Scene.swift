@@ -186,8 +186,23 @@ public struct Scene: Sendable {
     }
 
     /// Draws the frame for `state` into `canvas` (transparent where nothing is drawn, unless a
-    /// background is set).
-    public mutating func render(_ state: FrameState) {
+    /// background is set); whether the scene now wants its face (`faceRequest` is not nil).
+    /// Answered here, where the scene is at hand in place: loaderd keeps its scenes in a class,
+    /// and a computed property read through one copies the whole scene (21 references counted
+    /// up and down) every frame.
+    @discardableResult
+    public mutating func render(_ state: FrameState) -> Bool {
+        renderFrame(state)
+        return faceRequest != nil
+    }
+
+    /// Hands the canvas to `body` without copying it (see `render`): loaderd's displays take
+    /// each frame this way.
+    public mutating func withCanvas<E: Error>(_ body: (Canvas) throws(E) -> Void) throws(E) {
+        try body(context.canvas)
+    }
+
+    private mutating func renderFrame(_ state: FrameState) {
         context.canvas.clear(to: options.background)
         let phase = phase(state)
         if phase == .finished { return }
