@@ -27,10 +27,13 @@ struct DaemonState {
 
     func elapsed(now: Int64) -> Microseconds {
         if let frozen { return frozen }
-        guard let session else { return 0 }
-        return Swift.max(0, (now - session.startedAt) / 1000)
+        guard let startedAt = session?.startedAt else { return 0 }  // not the whole session copied
+        return Swift.max(0, (now - startedAt) / 1000)
     }
 
+    /// Inlined into the daemon, which asks for it every frame: called, it took a copy of the
+    /// whole state out of the daemon object first.
+    @inline(__always)
     func frameState(now: Int64) -> FrameState {
         FrameState(elapsed: elapsed(now: now), progress: progress, message: message, stop: session?.stop)
     }
