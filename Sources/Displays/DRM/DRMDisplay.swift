@@ -229,7 +229,15 @@ public final class DRMDisplay: Display {
         let fb = back == 0 ? framebuffers.0 : framebuffers.1
         for (i, o) in outputs.enumerated() {
             do {
-                try card.drmPageFlip(crtc: o.crtc, framebuffer: fb, userData: UInt64(i))
+                do {
+                    try card.drmPageFlip(crtc: o.crtc, framebuffer: fb, userData: UInt64(i))
+                } catch where error == .resourceBusy {
+                    // The previous flip is still pending: its completion came later than
+                    // `completeFlips` waited (a machine under load, emulation). Not a lost
+                    // display: wait for that completion and flip once more.
+                    awaitLateFlip(milliseconds: 100)
+                    try card.drmPageFlip(crtc: o.crtc, framebuffer: fb, userData: UInt64(i))
+                }
                 pendingFlips += 1
                 statistics.flips += 1
             } catch {
@@ -263,6 +271,16 @@ public final class DRMDisplay: Display {
             pendingFlips = 0
             needsModeset = true
         }
+    }
+
+    /// Reads the completion of a flip already given up for lost (`pendingFlips` is 0 by then),
+    /// waiting up to `milliseconds` for it.
+    private func awaitLateFlip(milliseconds: Int32) {
+        var p = pollfd(fd: card.rawValue, events: Int16(POLLIN), revents: 0)
+        guard poll(&p, 1, milliseconds) > 0 else { return }
+        pendingFlips = 1
+        drainEvents()
+        pendingFlips = 0
     }
 
     private func drainEvents() {
