@@ -5,10 +5,10 @@ _loaderd() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
     local options="--socket --socket-group --display --loader --set --progress --message
         --max-clients --idle-timeout --display-timeout --log-level --freeze-time --psplash-fifo --plymouth
-        --boot-timeline --boot-status-messages --mode-loader --mode --pid-file --config --restore-console --check-config --version
+        --boot-timeline --boot-status-messages --mode-loader --mode --pid-file --config --restore-console --after-stop --end-splash --check-config --version
         --help -h"
     case $prev in
-        --config|--check-config|--socket|--boot-timeline|--pid-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --config|--check-config|--socket|--boot-timeline|--pid-file|--end-splash) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --psplash-fifo) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --socket-group) COMPREPLY=($(compgen -g -- "$cur")); return ;;
         --log-level) COMPREPLY=($(compgen -W "trace debug info notice warning error critical" -- "$cur")); return ;;

@@ -21,6 +21,8 @@ complete -c loaderd -l mode -x -a 'boot shutdown reboot updates system-upgrade a
 complete -c loaderd -l pid-file -r -F -d 'Write the process id here once serving'
 complete -c loaderd -l config -r -F -d 'Read settings from this TOML file'
 complete -c loaderd -l restore-console -d 'Put the virtual terminal back in text mode and exit'
+complete -c loaderd -l after-stop -d 'ExecStopPost= of loaderd.service'
+complete -c loaderd -l end-splash -r -F -d 'End the loaderd a pid file names and exit'
 complete -c loaderd -l check-config -r -F -d 'Check a config file and exit'
 complete -c loaderd -l version -d 'Show the version'
 complete -c loaderd -s h -l help -d 'Show help'

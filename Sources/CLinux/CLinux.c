@@ -5,6 +5,16 @@
 #include <stddef.h>
 #include <sys/types.h>
 #include <linux/netlink.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// The same numbers on every architecture (the system calls added since 5.1 share one table).
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424
+#endif
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
 
 #ifndef SO_PEERGROUPS
 #define SO_PEERGROUPS 59
@@ -58,4 +68,12 @@ long loaderd_uevent_receive(int fd, void *buffer, unsigned long capacity) {
     // CAP_NET_ADMIN) is not a display being plugged in.
     if (length != sizeof sender || sender.nl_pid != 0) return 0;
     return (long)n;
+}
+
+int loaderd_pidfd_open(int pid) {
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+int loaderd_pidfd_send_signal(int pidfd, int signal) {
+    return (int)syscall(SYS_pidfd_send_signal, pidfd, signal, NULL, 0);
 }

@@ -47,6 +47,8 @@ struct Loaderd {
         OptionSpec(name: "pid-file", kind: .value, valueName: "PATH", help: "Write the process id to PATH once the socket is served (a starting script's sign that loaderd is up), and remove it at exit."),
         OptionSpec(name: "config", kind: .value, valueName: "FILE", help: "Read settings from this TOML file (config/loaderd.toml documents every key); flags given here override it. SIGHUP re-reads it."),
         OptionSpec(name: "restore-console", kind: .flag, valueName: nil, help: "Put the foreground virtual terminal back in text mode and exit: for a unit's ExecStopPost= after loaderd was killed or crashed, which it could not do itself (0 also with no terminal)."),
+        OptionSpec(name: "end-splash", kind: .value, valueName: "PIDFILE", help: "End the loaderd whose process id PIDFILE holds (the one the initramfs started) and exit once it has gone: SIGTERM, SIGKILL after 5 s, and the console back in text mode if it left its pid file behind (0 also when there is no file)."),
+        OptionSpec(name: "after-stop", kind: .flag, valueName: nil, help: "For loaderd.service's ExecStopPost=: after an end that was not a success, put the console back in text mode; after one the boot's end did not cause, mark the boot finished and stop loaderd.socket."),
         OptionSpec(name: "check-config", kind: .value, valueName: "FILE", help: "Check a config file as a start would (every value, each display's keys and values, the socket group), print every error with its line, column and key, and exit (0 when good)."),
     ]
     static func option(_ name: String) -> OptionSpec { options.first { $0.name == name }! }
@@ -73,6 +75,8 @@ struct Loaderd {
     var config: String?
     var checkConfig: String?
     var restoreConsole = false
+    var endSplash: String?
+    var afterStop = false
 
     /// `--psplash-fifo` takes an optional value: a bare one means psplash's own default,
     /// `$PSPLASH_FIFO_DIR`, else /run.
@@ -128,6 +132,8 @@ struct Loaderd {
         command.config = parsed.last("config")
         command.checkConfig = parsed.last("check-config")
         command.restoreConsole = parsed.has("restore-console")
+        command.endSplash = parsed.last("end-splash")
+        command.afterStop = parsed.has("after-stop")
         try command.validate()
         if let error = ArgumentSyntax.leftovers(parsed, options: options) { throw error }
         return command
@@ -182,6 +188,8 @@ struct Loaderd {
             }
             CLinux.exit(0)
         }
+        if let endSplash { CLinux.exit(SplashEnd.run(pidFile: endSplash)) }
+        if afterStop { CLinux.exit(SplashEnd.afterStop()) }
         if let checkConfig {
             // Every error at once, each at its line and column; the displays' values too.
             let errors = Config.check(path: checkConfig)

@@ -31,6 +31,13 @@ const char *loaderd_argument(int index);
 int loaderd_mark_argv0_at(void);
 
 
+/// pidfd_open(2) and pidfd_send_signal(2) (Linux 5.3 and 5.1) as raw system calls: glibc wraps
+/// them only from 2.36 and musl not at all. A pidfd names one process, so a signal or a wait
+/// through it cannot reach another that reused the process id. -1 with errno set (ENOSYS on
+/// older kernels).
+int loaderd_pidfd_open(int pid);
+int loaderd_pidfd_send_signal(int pidfd, int signal);
+
 /// A netlink socket (non-blocking, close-on-exec) on the kernel's uevent multicast group: the
 /// events udev itself reads (a display plugged in, a monitor swapped). sockaddr_nl and
 /// NETLINK_KOBJECT_UEVENT come from <linux/netlink.h>, which Swift's Glibc module does not

@@ -1,0 +1,146 @@
+import CLinux
+import CommandLineKit
+import Displays
+import LinuxSystem
+import CompactText
+
+/// The two steps between a splash and the login prompt that run as processes of their own, each
+/// one process of this binary where a shell and its commands were several: under emulation every
+/// process started or ended on this path held the gettys back 0.05-0.2 s (scripts/boot-test).
+///
+/// `loaderd --end-splash PIDFILE` ends a loaderd that is not a unit of systemd's, the one the
+/// initramfs started (loaderd-initramfs-quit.service), and returns once it has gone, so the
+/// gettys ordered after that unit find the console in text mode (it replaced a shell, timeout(1)
+/// and tail(1), which looked for the process every 50 ms).
+///
+/// `loaderd --after-stop` is loaderd.service's ExecStopPost= (it replaced a shell).
+enum SplashEnd {
+    /// How long the splash may take to show its completed state and exit after SIGTERM before it
+    /// is killed. Its finish takes at most 0.3 s; 5 s means it hangs.
+    static let graceMilliseconds: Int32 = 5000
+
+    /// The exit status: 0 when the splash is gone and the console is usable, 1 when the console
+    /// could not be put back or the process could not be signalled (the log says why).
+    static func run(pidFile path: String) -> Int32 {
+        guard let text = readSmall(path) else { return 0 }  // no file: no splash from the initramfs
+        var status: Int32 = 0
+        if let pid = processID(text) {
+            status = end(pid)
+        } else {
+            printError("loaderd: \(path) holds no process id")
+        }
+        // The daemon removes its pid file when it ends by itself. A file left means it crashed
+        // before, hung or was killed, leaving the console in graphics mode: put it back in text
+        // mode, so the login prompt the gettys draw is on the screen.
+        if access(path, F_OK) == 0 {
+            _ = unlink(path)
+            switch ConsoleRestore.toText() {
+            case .restored: printError("loaderd: the console is back in text mode")
+            case .alreadyText, .noTerminal: break
+            case .failed(let why):
+                printError("loaderd: " + why)
+                status = 1
+            }
+        }
+        return status
+    }
+
+    /// SIGTERM to `pid` if it is a loaderd, and the wait for it to end (SIGKILL after the grace).
+    private static func end(_ pid: Int32) -> Int32 {
+        let process: ProcessHandle
+        do {
+            process = try ProcessHandle(pid: pid)
+        } catch {
+            if error.rawValue == ESRCH { return 0 }  // already gone; its pid file says how
+            if error.rawValue == ENOSYS { return endWithoutPidfd(pid) }
+            printError("loaderd: cannot reach process \(pid): \(error)")
+            return 1
+        }
+        // Opened first, then named: a process id reused since the file was written is refused here,
+        // and the signal goes through the handle to the process that was checked.
+        guard let name = process.name, name == "loaderd" else { return 0 }
+        do { try process.send(SIGTERM) } catch {
+            printError("loaderd: cannot signal loaderd (pid \(pid)): \(error)")
+            return 1
+        }
+        if (try? process.awaitExit(milliseconds: graceMilliseconds)) == true { return 0 }
+        printError("loaderd: loaderd (pid \(pid)) did not end within \(graceMilliseconds / 1000) s of SIGTERM: killed")
+        try? process.send(SIGKILL)
+        _ = try? process.awaitExit(milliseconds: 1000)
+        return 0
+    }
+
+    /// The same on a kernel before 5.3 (no pidfd): the name checked and the process looked for
+    /// every 20 ms.
+    private static func endWithoutPidfd(_ pid: Int32) -> Int32 {
+        guard ProcessHandle.name(of: pid) == "loaderd" else { return 0 }
+        guard kill(pid, SIGTERM) == 0 else { return 0 }
+        var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
+        for _ in 0..<(graceMilliseconds / 20) {
+            if kill(pid, 0) != 0 { return 0 }
+            _ = nanosleep(&pause, nil)
+        }
+        printError("loaderd: loaderd (pid \(pid)) did not end within \(graceMilliseconds / 1000) s of SIGTERM: killed")
+        if ProcessHandle.name(of: pid) == "loaderd" { _ = kill(pid, SIGKILL) }
+        return 0
+    }
+
+    /// `--after-stop`, run by systemd after every end of loaderd.service, with `$SERVICE_RESULT`
+    /// saying how it ended. Not a success (killed, crashed, a start that failed): the daemon could
+    /// not put the console back itself, so it is done here, before a restart (a restarted daemon
+    /// takes the mode it finds as the one to give back) or for good when systemd's start limit
+    /// ends the restarts. A success the boot's end did not cause (psplash's QUIT, Plymouth's
+    /// quit: the daemon ends by itself): the boot is marked finished as loaderd-quit.service
+    /// would mark it, and loaderd.socket is stopped, so a later client does not start the splash
+    /// again over the login prompt. After the boot's end (the marker is there): nothing.
+    static func afterStop() -> Int32 {
+        guard let result = getenv("SERVICE_RESULT").map({ String(cString: $0) }) else {
+            printError("loaderd: --after-stop is for loaderd.service's ExecStopPost= ($SERVICE_RESULT, which systemd sets there, is missing)")
+            return 2
+        }
+        if result != "success" {
+            switch ConsoleRestore.toText() {
+            case .restored: printError("loaderd: the console is back in text mode")
+            case .alreadyText, .noTerminal: break
+            case .failed(let why):
+                printError("loaderd: " + why)
+                return 1
+            }
+            return 0
+        }
+        var status = stat()
+        if stat(bootFinished, &status) == 0 && loaderd_s_isdir(status.st_mode) != 0 { return 0 }
+        _ = mkdir("/run/loaderd", 0o755)
+        if mkdir(bootFinished, 0o755) != 0 && errno != EEXIST {
+            printError("loaderd: cannot make \(bootFinished): \(Errno.current)")
+        }
+        let arguments = ["systemctl", "--no-block", "stop", "loaderd.socket"]
+        var pointers = arguments.map { strdup($0) } + [nil]
+        _ = execv(systemctl, &pointers)
+        printError("loaderd: cannot run \(systemctl): \(Errno.current)")
+        return 1
+    }
+
+    /// What loaderd-quit.service (its RuntimeDirectory=) makes at the boot's end; loaderd.service
+    /// and loaderd.socket do not start while it exists.
+    static let bootFinished = "/run/loaderd/boot-finished"
+    static let systemctl = "/bin/systemctl"
+
+    /// The process id a pid file holds (`PidFile.write`'s form: decimal digits and a newline).
+    static func processID(_ text: String) -> Int32? {
+        var digits = Substring(text)
+        if digits.hasSuffix("\n") { digits = digits.dropLast() }
+        guard let pid = Int32(digits), pid > 1 else { return nil }
+        return pid
+    }
+
+    /// A pid file's text (at most 63 bytes read); nil when it cannot be opened.
+    private static func readSmall(_ path: String) -> String? {
+        let fd = loaderd_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0)
+        guard fd >= 0 else { return nil }
+        defer { _ = close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 63)
+        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        return String(decoding: bytes[..<max(0, n)], as: UTF8.self)
+    }
+}
