@@ -180,14 +180,7 @@ struct Loaderd {
     }
 
     func run() {
-        if restoreConsole {
-            switch ConsoleRestore.toText() {
-            case .restored: writeOut("loaderd: the console is back in text mode\n")
-            case .alreadyText, .noTerminal: break
-            case .failed(let why): fail(why)
-            }
-            CLinux.exit(0)
-        }
+        if restoreConsole { CLinux.exit(SplashEnd.restoreConsole()) }
         if let endSplash { CLinux.exit(SplashEnd.run(pidFile: endSplash)) }
         if afterStop { CLinux.exit(SplashEnd.afterStop()) }
         if let checkConfig {

@@ -34,13 +34,7 @@ enum SplashEnd {
         // mode, so the login prompt the gettys draw is on the screen.
         if access(path, F_OK) == 0 {
             _ = unlink(path)
-            switch ConsoleRestore.toText() {
-            case .restored: printError("loaderd: the console is back in text mode")
-            case .alreadyText, .noTerminal: break
-            case .failed(let why):
-                printError("loaderd: " + why)
-                status = 1
-            }
+            if restoreConsole() != 0 { status = 1 }
         }
         return status
     }
@@ -98,16 +92,7 @@ enum SplashEnd {
             printError("loaderd: --after-stop is for loaderd.service's ExecStopPost= ($SERVICE_RESULT, which systemd sets there, is missing)")
             return 2
         }
-        if result != "success" {
-            switch ConsoleRestore.toText() {
-            case .restored: printError("loaderd: the console is back in text mode")
-            case .alreadyText, .noTerminal: break
-            case .failed(let why):
-                printError("loaderd: " + why)
-                return 1
-            }
-            return 0
-        }
+        if result != "success" { return restoreConsole() }
         var status = stat()
         if stat(bootFinished, &status) == 0 && loaderd_s_isdir(status.st_mode) != 0 { return 0 }
         _ = mkdir("/run/loaderd", 0o755)
@@ -119,6 +104,20 @@ enum SplashEnd {
         _ = execv(systemctl, &pointers)
         printError("loaderd: cannot run \(systemctl): \(Errno.current)")
         return 1
+    }
+
+    /// `--restore-console`, and the same step of the two above: the foreground virtual terminal
+    /// back in text mode, a line saying so when it was in graphics mode; 1, and the reason at the
+    /// error priority, when it could not be done (no virtual terminal is nothing to do).
+    static func restoreConsole() -> Int32 {
+        switch ConsoleRestore.toText() {
+        case .restored: writeOut("loaderd: the console is back in text mode\n")
+        case .alreadyText, .noTerminal: break
+        case .failed(let why):
+            printError("<3>loaderd: " + why)
+            return 1
+        }
+        return 0
     }
 
     /// What loaderd-quit.service (its RuntimeDirectory=) makes at the boot's end; loaderd.service
