@@ -25,10 +25,10 @@ public struct ProcessHandle: ~Copyable {
     /// Waits up to `milliseconds` for the process to end: true when it has. Not a child, so not
     /// reaped here (its parent does that); the pidfd turns readable when it exits.
     public func awaitExit(milliseconds: Int32) throws(Errno) -> Bool {
-        let deadline = Self.nowMilliseconds() + Int64(milliseconds)
+        let deadline = MonotonicClock.now() / 1_000_000 + Int64(milliseconds)
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         while true {
-            let left = Int32(clamping: max(0, deadline - Self.nowMilliseconds()))
+            let left = Int32(clamping: max(0, deadline - MonotonicClock.now() / 1_000_000))
             switch valueOrErrno(retryOnInterrupt: false, { poll(&entry, 1, left) }) {
             case .success(let ready): return ready > 0
             case .failure(let e) where e == .interrupted: continue
@@ -51,11 +51,5 @@ public struct ProcessHandle: ~Copyable {
         guard n > 0 else { return nil }
         let end = bytes[n - 1] == UInt8(ascii: "\n") ? n - 1 : n
         return String(decoding: bytes[..<end], as: UTF8.self)
-    }
-
-    private static func nowMilliseconds() -> Int64 {
-        var now = timespec()
-        _ = clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 }

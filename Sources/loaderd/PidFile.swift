@@ -25,4 +25,22 @@ enum PidFile {
     /// At exit: the file goes with the process (best effort: after the initramfs's switch to the
     /// real root the path is not in this process's root any more, and the quit unit removes it).
     static func remove(_ path: String) { _ = unlink(path) }
+
+    /// The process id a pid file holds (`write`'s form: decimal digits and a newline).
+    static func processID(_ text: String) -> Int32? {
+        var digits = Substring(text)
+        if digits.hasSuffix("\n") { digits = digits.dropLast() }
+        guard let pid = Int32(digits), pid > 1 else { return nil }
+        return pid
+    }
+
+    /// A pid file's text (at most 63 bytes read); nil when it cannot be opened.
+    static func read(_ path: String) -> String? {
+        let fd = loaderd_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0)
+        guard fd >= 0 else { return nil }
+        defer { _ = close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 63)
+        let n = bytes.withUnsafeMutableBytes { CLinux.read(fd, $0.baseAddress, $0.count) }
+        return String(decoding: bytes[..<max(0, n)], as: UTF8.self)
+    }
 }

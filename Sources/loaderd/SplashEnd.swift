@@ -22,9 +22,9 @@ enum SplashEnd {
     /// The exit status: 0 when the splash is gone and the console is usable, 1 when the console
     /// could not be put back or the process could not be signalled (the log says why).
     static func run(pidFile path: String) -> Int32 {
-        guard let text = readSmall(path) else { return 0 }  // no file: no splash from the initramfs
+        guard let text = PidFile.read(path) else { return 0 }  // no file: no splash from the initramfs
         var status: Int32 = 0
-        if let pid = processID(text) {
+        if let pid = PidFile.processID(text) {
             status = end(pid)
         } else {
             printError("loaderd: \(path) holds no process id")
@@ -58,7 +58,7 @@ enum SplashEnd {
             return 1
         }
         if (try? process.awaitExit(milliseconds: graceMilliseconds)) == true { return 0 }
-        printError("loaderd: loaderd (pid \(pid)) did not end within \(graceMilliseconds / 1000) s of SIGTERM: killed")
+        reportKill(pid)
         try? process.send(SIGKILL)
         _ = try? process.awaitExit(milliseconds: 1000)
         return 0
@@ -69,14 +69,18 @@ enum SplashEnd {
     private static func endWithoutPidfd(_ pid: Int32) -> Int32 {
         guard ProcessHandle.name(of: pid) == "loaderd" else { return 0 }
         guard kill(pid, SIGTERM) == 0 else { return 0 }
-        var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
+        var pause = timespec(nanoseconds: 20_000_000)
         for _ in 0..<(graceMilliseconds / 20) {
             if kill(pid, 0) != 0 { return 0 }
             _ = nanosleep(&pause, nil)
         }
-        printError("loaderd: loaderd (pid \(pid)) did not end within \(graceMilliseconds / 1000) s of SIGTERM: killed")
+        reportKill(pid)
         if ProcessHandle.name(of: pid) == "loaderd" { _ = kill(pid, SIGKILL) }
         return 0
+    }
+
+    private static func reportKill(_ pid: Int32) {
+        printError("loaderd: loaderd (pid \(pid)) did not end within \(graceMilliseconds / 1000) s of SIGTERM: killed")
     }
 
     /// `--after-stop`, run by systemd after every end of loaderd.service, with `$SERVICE_RESULT`
@@ -124,22 +128,4 @@ enum SplashEnd {
     /// and loaderd.socket do not start while it exists.
     static let bootFinished = "/run/loaderd/boot-finished"
     static let systemctl = "/bin/systemctl"
-
-    /// The process id a pid file holds (`PidFile.write`'s form: decimal digits and a newline).
-    static func processID(_ text: String) -> Int32? {
-        var digits = Substring(text)
-        if digits.hasSuffix("\n") { digits = digits.dropLast() }
-        guard let pid = Int32(digits), pid > 1 else { return nil }
-        return pid
-    }
-
-    /// A pid file's text (at most 63 bytes read); nil when it cannot be opened.
-    private static func readSmall(_ path: String) -> String? {
-        let fd = loaderd_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0)
-        guard fd >= 0 else { return nil }
-        defer { _ = close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 63)
-        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        return String(decoding: bytes[..<max(0, n)], as: UTF8.self)
-    }
 }

@@ -23,15 +23,6 @@ public struct SystemError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// CLOCK_MONOTONIC in nanoseconds.
-public enum MonotonicClock {
-    public static func now() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
-}
-
 /// Owns a file descriptor and closes it when released.
 public final class OwnedDescriptor {
     public private(set) var rawValue: Int32
