@@ -1,3 +1,4 @@
+import CompactText
 import CLinux
 
 /// sd_notify without libsystemd: datagrams to `$NOTIFY_SOCKET` (sd_notify(3); a leading `@` names

@@ -1,3 +1,4 @@
+import CompactText
 // Just enough JSON for loaderctl: reading the daemon's one-line `status` object (docs/PROTOCOL.md)
 // and writing `list --json`. Foundation's coders are not available to board code (Embedded Swift).
 

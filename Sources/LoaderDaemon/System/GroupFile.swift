@@ -1,3 +1,4 @@
+import CompactText
 import CLinux
 import LinuxSystem
 
