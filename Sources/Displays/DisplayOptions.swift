@@ -17,9 +17,7 @@ extension DisplaySpec {
             if let fallback { return fallback }
             throw DisplaySpecError(spec: description, message: "missing \(key)=WxH (e.g. \(key)=64x32)")
         }
-        let parts = text.asciiLowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
-              (1...Canvas.maximumSide).contains(w), (1...Canvas.maximumSide).contains(h) else {
+        guard let (w, h) = parseDimensions(text), (1...Canvas.maximumSide).contains(w), (1...Canvas.maximumSide).contains(h) else {
             throw DisplaySpecError(spec: description, message: "\(key)='\(text)' is not WxH with sides from 1 to \(Canvas.maximumSide) (e.g. 64x32)")
         }
         return (w, h)

@@ -74,9 +74,9 @@ struct SceneOptionsGroup {
 
     /// `WIDTHxHEIGHT`, each 1...4096.
     static func canvasSize(_ text: String) -> (width: Int, height: Int)? {
-        let parts = text.asciiLowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
-              (1...Canvas.maximumSide).contains(w), (1...Canvas.maximumSide).contains(h) else { return nil }
+        guard let (w, h) = parseDimensions(text), (1...Canvas.maximumSide).contains(w), (1...Canvas.maximumSide).contains(h) else {
+            return nil
+        }
         return (width: w, height: h)
     }
 

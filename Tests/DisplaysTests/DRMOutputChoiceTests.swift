@@ -93,13 +93,18 @@ struct DRMOptionsTests {
     @Test func aFullSpecParses() throws {
         let o = try DRMOptions(DisplaySpec(parsing: "drm:device=/dev/dri/card1,connector=DSI-1,mode=800x480@60,format=rgb565,size=64x32,scale=5,rotate=270,anchor=bottom,background=#102030,buffers=1,fps=20"))
         #expect(o.device == "/dev/dri/card1" && o.connector == "DSI-1" && o.mode == DRMModeRequest(width: 800, height: 480, refresh: 60))
-        #expect(o.format == .rgb565 && o.scale == 5 && o.rotation == .threeQuarters && o.anchor == .bottom && o.buffering == .one && o.framesPerSecond == 20)
+        #expect(o.format == .rgb565 && o.screen.scale == 5 && o.screen.rotation == .threeQuarters && o.screen.anchor == .bottom && o.buffering == .one && o.screen.framesPerSecond == 20)
     }
 
     @Test(arguments: [
         ("drm:device=card0", "invalid display 'drm:device=card0': device=card0: expected auto or a path such as /dev/dri/card0"),
         ("drm:mode=big", "invalid display 'drm:mode=big': mode=big: expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. mode=1280x720 or mode=1920x1080@60"),
         ("drm:format=rgb888", "invalid display 'drm:format=rgb888': format=rgb888: expected xrgb8888 or rgb565"),
+        ("drm:size=64x", "invalid display 'drm:size=64x': size=64x: expected WIDTHxHEIGHT with sides from 1 to 4096, e.g. size=64x32"),
+        ("drm:mode=1280x720x2@60", "invalid display 'drm:mode=1280x720x2@60': mode=1280x720x2@60: expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. mode=1280x720 or mode=1920x1080@60"),
+        // The keys fb: shares (ScreenKeys), read for drm: with fb:'s messages.
+        ("drm:scale=0", "invalid display 'drm:scale=0': scale=0: expected a whole number from 1 to 256"),
+        ("drm:rotate=45", "invalid display 'drm:rotate=45': rotate=45: expected 0, 90, 180 or 270 (degrees clockwise)"),
         ("drm:vsync=on", "invalid display 'drm:vsync=on': unknown key 'vsync' (accepted: device, connector, mode, format, size, scale, anchor, x, y, rotate, background, console, buffers, fps)"),
     ])
     func badValuesNameWhatIsAccepted(spec: String, message: String) throws {

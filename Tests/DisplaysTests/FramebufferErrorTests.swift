@@ -56,6 +56,11 @@ import Testing
         ("fb:anchor=middle", "anchor=middle: expected one of center, top, bottom"),
         ("fb:scale=0", "scale=0: expected a whole number from 1 to 256"),
         ("fb:size=64", "size=64: expected WIDTHxHEIGHT"),
+        // Sizes are two runs of digits around one x: no sign, no doubled or trailing x.
+        ("fb:size=+64x32", "size=+64x32: expected WIDTHxHEIGHT"),
+        ("fb:size=64xx32", "size=64xx32: expected WIDTHxHEIGHT"),
+        ("fb:size=64x32x", "size=64x32x: expected WIDTHxHEIGHT"),
+        ("fb:size=1234567890x2", "size=1234567890x2: expected WIDTHxHEIGHT"),
         ("fb:console=off", "console=off: expected graphics"),
         ("fb:vsync=maybe", "vsync=maybe: expected on or off"),
         ("fb:background=mauve", "background=mauve: invalid colour 'mauve'"),

@@ -100,7 +100,7 @@ public final class DRMDisplay: Display {
         self.name = name
         self.path = path
         self.options = options
-        framesPerSecond = options.framesPerSecond
+        framesPerSecond = options.screen.framesPerSecond
         var warnings: [String] = []
         func note(_ message: String) { warnings.append(message); warn("\(name): \(message)") }
         func deviceError(_ message: String) -> DisplayOpenError { .device(DisplayError(display: name, message: message)) }
@@ -134,8 +134,9 @@ public final class DRMDisplay: Display {
         screenWidth = choice.width; screenHeight = choice.height
 
         let placement: Placement
-        switch Placement.resolve(screenWidth: choice.width, screenHeight: choice.height, size: options.size, scale: options.scale,
-                                 rotation: options.rotation, anchor: options.anchor, offsetX: options.offsetX, offsetY: options.offsetY) {
+        switch Placement.resolve(screenWidth: choice.width, screenHeight: choice.height, size: options.size,
+                                 scale: options.screen.scale, rotation: options.screen.rotation, anchor: options.screen.anchor,
+                                 offsetX: options.screen.offsetX, offsetY: options.screen.offsetY) {
         case .success(let p): placement = p
         case .failure(.doesNotFit(let why)):
             throw .spec(DisplaySpecError(spec: spec.description, message: why + " (change size=, scale=, anchor=, x=, y= or mode=)"))
@@ -152,7 +153,7 @@ public final class DRMDisplay: Display {
                 note("\(error); one buffer, frames may tear")
             }
         }
-        writer = FrameWriter(placement: placement, encoder: PixelEncoder(format), background: options.background, stride: first.pitch)
+        writer = FrameWriter(placement: placement, encoder: PixelEncoder(format), background: options.screen.background, stride: first.pitch)
         bases = (first.base, second?.base ?? first.base)
         framebuffers = (first.framebuffer, second?.framebuffer ?? first.framebuffer)
         isDoubleBuffered = second != nil
@@ -162,7 +163,7 @@ public final class DRMDisplay: Display {
         buffer1 = second
 
         // The console goes to graphics mode before the mode set, so fbcon does not draw meanwhile.
-        if options.console == .graphics {
+        if options.screen.console == .graphics {
             do { console = try ConsoleMode() } catch { note(error.description) }
         }
         for a in choice.assignments {

@@ -91,7 +91,7 @@ public final class FramebufferDisplay: Display {
     private init(options: FramebufferOptions, spec: DisplaySpec, warn: (String) -> Void) throws(DisplayOpenError) {
         let name = "fb:" + options.device
         self.name = name
-        framesPerSecond = options.framesPerSecond
+        framesPerSecond = options.screen.framesPerSecond
         vsync = options.vsync
         var warnings: [String] = []
         func note(_ message: String) { warnings.append(message); warn("\(name): \(message)") }
@@ -167,7 +167,7 @@ public final class FramebufferDisplay: Display {
             // The console goes to graphics mode before any mode change, so that fbcon neither
             // draws meanwhile nor records our virtual size as its own (close() undoes this in
             // the reverse order).
-            if options.console == .graphics {
+            if options.screen.console == .graphics {
                 do { console = try ConsoleMode() } catch { note(error.description) }
             }
             if options.buffering == .two && Int(info.yres_virtual) < 2 * screenHeight {
@@ -196,14 +196,15 @@ public final class FramebufferDisplay: Display {
         }
 
         let placement: Placement
-        switch Placement.resolve(screenWidth: screenWidth, screenHeight: screenHeight, size: options.size, scale: options.scale,
-                                 rotation: options.rotation, anchor: options.anchor, offsetX: options.offsetX, offsetY: options.offsetY) {
+        switch Placement.resolve(screenWidth: screenWidth, screenHeight: screenHeight, size: options.size,
+                                 scale: options.screen.scale, rotation: options.screen.rotation, anchor: options.screen.anchor,
+                                 offsetX: options.screen.offsetX, offsetY: options.screen.offsetY) {
         case .success(let p): placement = p
         case .failure(.doesNotFit(let why)):
             throw .spec(DisplaySpecError(spec: spec.description, message: why + " (change size=, scale=, anchor=, x= or y=)"))
         }
         self.placement = placement
-        writer = FrameWriter(placement: placement, encoder: PixelEncoder(format), background: options.background, stride: stride)
+        writer = FrameWriter(placement: placement, encoder: PixelEncoder(format), background: options.screen.background, stride: stride)
         shown = ShownFrame(width: placement.canvasWidth, height: placement.canvasHeight)
 
         let base = memory.base

@@ -12,16 +12,10 @@ struct FramebufferOptions: Sendable {
 
     var device = "/dev/fb0"
     var size: (width: Int, height: Int)?
-    var scale: Int?
-    var anchor = Anchor.center
-    var offsetX = 0
-    var offsetY = 0
-    var rotation = Rotation.none
-    var background = Color.black
-    var console = ConsolePolicy.graphics
+    /// scale, anchor, x, y, rotate, background, console, fps: the keys drm: takes too.
+    var screen = ScreenKeys()
     var vsync = false
     var buffering = Buffering.auto
-    var framesPerSecond = 30
     /// Set for a file standing in for the device: its geometry, format and stride (bytes per row).
     var file: (width: Int, height: Int, format: FramebufferPixelFormat, stride: Int?)?
 
@@ -38,8 +32,7 @@ struct FramebufferOptions: Sendable {
             return n
         }
         func dimensions(_ key: String, _ value: String) throws(DisplaySpecError) -> (width: Int, height: Int) {
-            let parts = value.asciiLowercased().split(separator: "x", omittingEmptySubsequences: false)
-            guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w >= 1, h >= 1, w <= 16384, h <= 16384 else {
+            guard let (w, h) = parseDimensions(value), w >= 1, h >= 1, w <= 16384, h <= 16384 else {
                 throw fail("\(key)=\(value): expected WIDTHxHEIGHT, e.g. \(key)=320x240")
             }
             return (w, h)
@@ -61,25 +54,6 @@ struct FramebufferOptions: Sendable {
                     throw fail("size=\(value): the canvas is at most \(Canvas.maximumSide) pixels on each side")
                 }
                 size = s
-            case "scale": scale = try integer(key, value, 1...256)
-            case "anchor":
-                guard let a = Anchor(rawValue: value.asciiLowercased()) else {
-                    throw fail("anchor=\(value): expected one of " + Anchor.allCases.map { $0.rawValue }.joined(separator: ", "))
-                }
-                anchor = a
-            case "x": offsetX = try integer(key, value, -16384...16384)
-            case "y": offsetY = try integer(key, value, -16384...16384)
-            case "rotate":
-                guard let n = Int(value), let r = Rotation(rawValue: n) else { throw fail("rotate=\(value): expected 0, 90, 180 or 270 (degrees clockwise)") }
-                rotation = r
-            case "background":
-                do { background = try Color(parsing: value) } catch { throw fail("background=\(value): \(error.description)") }
-                guard background.a == 255 else { throw fail("background=\(value): the background must be opaque") }
-            case "console":
-                guard let c = ConsolePolicy(rawValue: value.asciiLowercased()) else {
-                    throw fail("console=\(value): expected graphics (hide the kernel console while the splash is up) or keep (leave it alone)")
-                }
-                console = c
             case "vsync":
                 switch value.asciiLowercased() {
                 case "on", "yes", "true", "1": vsync = true
@@ -91,7 +65,6 @@ struct FramebufferOptions: Sendable {
                     throw fail("buffers=\(value): expected auto (double-buffer when the virtual screen is tall enough), 1, or 2 (ask the driver for a double-height virtual screen)")
                 }
                 buffering = b
-            case "fps": framesPerSecond = try integer(key, value, 1...240)
             case "geometry": geometry = try dimensions(key, value)
             case "format":
                 guard let f = FramebufferPixelFormat.supported.first(where: { $0.name == value.asciiLowercased() })?.format else {
@@ -100,7 +73,9 @@ struct FramebufferOptions: Sendable {
                 format = f
             case "stride": stride = try integer(key, value, 1...(1 << 20))
             default:
-                throw fail("unknown key '\(key)' (accepted: \(Self.keys.joined(separator: ", ")))")
+                guard try screen.read(key, value, spec: text) else {
+                    throw fail("unknown key '\(key)' (accepted: \(Self.keys.joined(separator: ", ")))")
+                }
             }
         }
         switch (geometry, format) {

@@ -59,8 +59,7 @@ struct LEDOptionReader {
             if let value { return value }
             throw error("'\(key)' is required, e.g. \(key)=16x16")
         }
-        let parts = text.asciiLowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), range.contains(w), range.contains(h) else {
+        guard let (w, h) = parseDimensions(text), range.contains(w), range.contains(h) else {
             throw error("'\(key)' must be WIDTHxHEIGHT with sides in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
         }
         return (w, h)
