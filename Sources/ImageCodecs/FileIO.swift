@@ -43,19 +43,12 @@ public enum FileIO {
         let fd = loaderd_open(path, O_RDONLY | O_CLOEXEC, 0)
         guard fd >= 0 else { throw ImageCodecError(.read, path: path, reason: systemReason(errno)) }
         defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ImageCodecError(.read, path: path, reason: systemReason(errno))
-            }
-            if n == 0 { break }
-            if n > maxBytes - bytes.count {
-                throw ImageCodecError(.read, path: path, reason: "the file is larger than " + (maxBytes % (1 << 20) == 0 ? "\(maxBytes >> 20) MiB" : "\(maxBytes) bytes"))
-            }
-            bytes.append(contentsOf: chunk[0..<n])
+        let bytes: [UInt8]?
+        do { bytes = try FileDescriptor(rawValue: fd).readToEnd(limit: maxBytes) } catch {
+            throw ImageCodecError(.read, path: path, reason: systemReason(error.rawValue))
+        }
+        guard let bytes else {
+            throw ImageCodecError(.read, path: path, reason: "the file is larger than " + (maxBytes % (1 << 20) == 0 ? "\(maxBytes >> 20) MiB" : "\(maxBytes) bytes"))
         }
         return bytes
     }

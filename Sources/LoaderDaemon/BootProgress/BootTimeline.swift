@@ -96,18 +96,11 @@ public struct BootTimeline: Equatable, Sendable {
         }
         defer { close(fd) }
         if let refusal = RegularFile.refusal(fd) { return .failure(.init(refusal)) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return .failure(.init("cannot read: " + String(cString: loaderd_strerror(errno))))
-            }
-            if n == 0 { break }
-            bytes += chunk[..<n]
-            if bytes.count > 1 << 20 { return .failure(.init("larger than 1 MiB; not a boot timeline")) }
+        let read: [UInt8]?
+        do { read = try FileDescriptor(rawValue: fd).readToEnd(limit: 1 << 20) } catch {
+            return .failure(.init("cannot read: " + String(cString: loaderd_strerror(error.rawValue))))
         }
+        guard let bytes = read else { return .failure(.init("larger than 1 MiB; not a boot timeline")) }
         guard let text = String(validating: bytes, as: UTF8.self) else { return .failure(.init("not UTF-8 text")) }
         return parse(text).map { Optional($0) }
     }

@@ -167,20 +167,14 @@ extension Config {
         guard (status.st_mode & UInt32(S_IFMT)) == UInt32(S_IFREG) else {
             throw ConfigError(source: path, message: "not a regular file (a FIFO, device or directory is refused); give the path of the TOML file")
         }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw failure("read the config file", errno)
-            }
-            if n == 0 { return bytes }
-            bytes += chunk[..<n]
-            if bytes.count > maximumFileSize {
-                throw ConfigError(source: path, message: "the file is larger than \(maximumFileSize / 1024) KiB; is it the right file?")
-            }
+        let bytes: [UInt8]?
+        do { bytes = try FileDescriptor(rawValue: fd).readToEnd(limit: maximumFileSize) } catch {
+            throw failure("read the config file", error.rawValue)
         }
+        guard let bytes else {
+            throw ConfigError(source: path, message: "the file is larger than \(maximumFileSize / 1024) KiB; is it the right file?")
+        }
+        return bytes
     }
 
     /// The bytes as a String, or an error at the first byte that is not UTF-8.

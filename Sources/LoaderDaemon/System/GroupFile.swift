@@ -20,14 +20,7 @@ enum GroupFile {
         let fd = loaderd_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0)
         guard fd >= 0 else { return nil }
         defer { _ = close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 1 << 20 {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-        }
+        guard let bytes = try? FileDescriptor(rawValue: fd).readToEnd(limit: 1 << 20) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 }
