@@ -46,11 +46,18 @@ struct LEDOptionReader {
     }
 
     func choice<T>(_ key: String, default value: T, _ choices: [(String, T)]) throws(DisplaySpecError) -> T {
-        guard let text = spec[key] else { return value }
-        guard let match = choices.first(where: { $0.0 == text.asciiLowercased() }) else {
-            throw error("'\(key)' must be one of \(choices.map { $0.0 }.joined(separator: ", ")), got '\(text)'")
-        }
-        return match.1
+        guard let index = try choiceIndex(key, count: choices.count, name: { choices[$0].0 }) else { return value }
+        return choices[index].1
+    }
+
+    /// Which of `count` named choices the key's value names (nil: the key is not given). The part
+    /// of `choice` that does not depend on the values' type, so it is in the binary once rather
+    /// than once for each type of choice.
+    @inline(never) func choiceIndex(_ key: String, count: Int, name: (Int) -> String) throws(DisplaySpecError) -> Int? {
+        guard let text = spec[key] else { return nil }
+        let lowered = text.asciiLowercased()
+        for index in 0..<count where name(index) == lowered { return index }
+        throw error("'\(key)' must be one of \((0..<count).map(name).joined(separator: ", ")), got '\(text)'")
     }
 
     /// `WxH`, each side in `range`.
