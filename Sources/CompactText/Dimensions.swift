@@ -4,7 +4,7 @@
 ///
 /// One function for the six places that read a size (the fb, drm, LED and image displays, a drm
 /// mode, loaderctl's `--size`), which each split the text into substrings and parsed two integers
-/// in place (docs/PERFORMANCE.md, "String `+` and numbers from text as calls").
+/// in place (docs/PERFORMANCE.md, "Shared readers").
 @inline(never) public func parseDimensions(_ text: String) -> (width: Int, height: Int)? {
     var sides = (0, 0), digits = 0, onHeight = false
     for byte in text.utf8 {

@@ -120,11 +120,8 @@ public struct ParameterSpec: Sendable {
                   (-2...3).contains(parts[1]), (-2...3).contains(parts[3]) else { throw fail() }
             return .curve(x1: Fixed(parts[0]), y1: Fixed(parts[1]), x2: Fixed(parts[2]), y2: Fixed(parts[3]))
         case .bool:
-            switch trimmed.asciiLowercased() {
-            case "true", "yes", "on", "1": return .bool(true)
-            case "false", "no", "off", "0": return .bool(false)
-            default: throw fail()
-            }
+            guard let flag = parseYesNo(trimmed) else { throw fail() }
+            return .bool(flag)
         }
     }
 }

@@ -55,11 +55,8 @@ struct FramebufferOptions: Sendable {
                 }
                 size = s
             case "vsync":
-                switch value.asciiLowercased() {
-                case "on", "yes", "true", "1": vsync = true
-                case "off", "no", "false", "0": vsync = false
-                default: throw fail("vsync=\(value): expected on or off")
-                }
+                guard let flag = parseYesNo(value) else { throw fail("vsync=\(value): expected on or off") }
+                vsync = flag
             case "buffers":
                 guard let b = Buffering(rawValue: value.asciiLowercased()) else {
                     throw fail("buffers=\(value): expected auto (double-buffer when the virtual screen is tall enough), 1, or 2 (ask the driver for a double-height virtual screen)")

@@ -38,11 +38,8 @@ struct LEDOptionReader {
 
     func bool(_ key: String, default value: Bool) throws(DisplaySpecError) -> Bool {
         guard let text = spec[key] else { return value }
-        switch text.asciiLowercased() {
-        case "true", "yes", "on", "1": return true
-        case "false", "no", "off", "0": return false
-        default: throw error("'\(key)' must be true or false, got '\(text)'")
-        }
+        guard let flag = parseYesNo(text) else { throw error("'\(key)' must be true or false, got '\(text)'") }
+        return flag
     }
 
     func choice<T>(_ key: String, default value: T, _ choices: [(String, T)]) throws(DisplaySpecError) -> T {
@@ -136,13 +133,7 @@ extension LEDOptionReader {
     }
 
     /// `dry-run=`'s yes and no words; nil for anything else, which names a picture's path.
-    static func dryRunFlag(_ text: String) -> Bool? {
-        switch text.asciiLowercased() {
-        case "true", "yes", "on", "1": return true
-        case "false", "no", "off", "0": return false
-        default: return nil
-        }
-    }
+    static func dryRunFlag(_ text: String) -> Bool? { parseYesNo(text) }
 
     /// `dry-run=` as `openBus` reads it: a yes/no word or a picture's path (.png or .ppm).
     func checkDryRun() throws(DisplaySpecError) {

@@ -22,6 +22,18 @@ extension StringProtocol {
     }
 }
 
+/// The words a yes-or-no option takes, in any case: `true`, `yes`, `on`, `1` and `false`, `no`,
+/// `off`, `0`; nil for anything else. One function for the LED displays' flags, `dry-run=`, the
+/// framebuffer's `vsync=` and the loaders' yes-or-no parameters, which each compared the eight
+/// words in place.
+@inline(never) public func parseYesNo(_ text: String) -> Bool? {
+    switch text.asciiLowercased() {
+    case "true", "yes", "on", "1": return true
+    case "false", "no", "off", "0": return false
+    default: return nil
+    }
+}
+
 extension Character {
     /// 0–9.
     public var isASCIIDigit: Bool { asciiValue.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
