@@ -79,20 +79,18 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         try valueOrErrno(retryOnInterrupt: retryOnInterrupt) { CLinux.read(rawValue, buffer.baseAddress, buffer.count) }.get()
     }
 
-    /// The rest of the file, read to its end (EINTR retried); nil when it holds more than `limit`
-    /// bytes, found out once that many have been read, so a wrong path (a disk, /dev/zero) cannot
-    /// fill memory. The corresponding C function is `read`, in a loop. One loop for the config
-    /// file, the boot timeline, /etc/group, debugfs and the image codecs' files.
+    /// The rest of the file, read to its end (EINTR retried, as `read(into:)`); nil when it holds
+    /// more than `limit` bytes, found out once that many have been read, so a wrong path (a disk,
+    /// /dev/zero) cannot fill memory. The corresponding C function is `read`, in a loop. One loop
+    /// for the config file, the boot timeline, /etc/group and the image codecs' files.
     public func readToEnd(limit: Int) throws(Errno) -> [UInt8]? {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            let n = chunk.withUnsafeMutableBytes { CLinux.read(rawValue, $0.baseAddress, $0.count) }
-            if n < 0 {
-                let e = Errno.current
-                if e == .interrupted { continue }
-                throw e
-            }
+            // The read's Result out of the closure: `withUnsafeMutableBytes` rethrows untyped.
+            let n = try chunk.withUnsafeMutableBytes { buffer in
+                valueOrErrno { CLinux.read(rawValue, buffer.baseAddress, buffer.count) }
+            }.get()
             if n == 0 { return bytes }
             if n > limit - bytes.count { return nil }
             bytes += chunk[..<n]
