@@ -43,13 +43,3 @@ extension String {
         return joined
     }
 }
-
-/// String equality as a call. The standard library's `==` is `@inlinable`: x86_64 loaderd held
-/// inlined copies of its fast paths in 35 functions (7.5 KB, ~200 bytes a site). This is
-/// that same `==` (canonical equivalence, as before), reached through `Equatable` so that the
-/// overload does not call itself. x86_64 loaderd −3.0 KB, loaderctl −2.3 KB.
-extension String {
-    @inline(never) public static func == (lhs: String, rhs: String) -> Bool { equatableEqual(lhs, rhs) }
-}
-
-@inline(__always) func equatableEqual<T: Equatable>(_ a: T, _ b: T) -> Bool { a == b }
