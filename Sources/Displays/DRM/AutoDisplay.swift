@@ -56,7 +56,7 @@ public enum AutoDisplay {
         switch choice {
         case .drm(let path):
             return try DRMDisplay.open(DisplaySpec(type: "drm", options: [.init("device", path)] + keys), probed: true,
-                                       warn: { standardErrorLine("<4>" + $0) })
+                                       warn: warnOnStandardError)
         case .framebuffer(let path):
             let fbKeys = FramebufferOptions.keys
             let kept = keys.filter { fbKeys.contains($0.key) }

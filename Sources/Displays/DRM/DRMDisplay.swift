@@ -72,7 +72,7 @@ public final class DRMDisplay: Display {
     private var closed = false
 
     public static func open(_ spec: DisplaySpec) throws(DisplayOpenError) -> DRMDisplay {
-        try open(spec, warn: { standardErrorLine("<4>" + $0) })
+        try open(spec, warn: warnOnStandardError)
     }
 
     public static func open(_ spec: DisplaySpec, warn: (String) -> Void) throws(DisplayOpenError) -> DRMDisplay {

@@ -79,7 +79,7 @@ public final class FramebufferDisplay: Display {
     /// what it accepts; device errors (`.device`) say what to do. Warnings (no console access,
     /// panning refused) go to `warn`, by default standard error with a syslog warning prefix.
     public static func open(_ spec: DisplaySpec) throws(DisplayOpenError) -> FramebufferDisplay {
-        try open(spec, warn: { standardErrorLine("<4>" + $0) })
+        try open(spec, warn: warnOnStandardError)
     }
 
     public static func open(_ spec: DisplaySpec, warn: (String) -> Void) throws(DisplayOpenError) -> FramebufferDisplay {
@@ -363,6 +363,11 @@ public final class FramebufferDisplay: Display {
         memory = nil    // deinit unmaps and closes
     }
 }
+
+/// A display's warning at open, on standard error with the syslog priority of a warning: the
+/// `warn` handler of the fb, drm and auto displays when none is given. One named function, so the
+/// code the compiler specialises for it exists once for the drm and auto paths.
+func warnOnStandardError(_ text: String) { standardErrorLine("<4>" + text) }
 
 /// Writes one line to standard error, unbuffered (warnings at open, before any logger exists).
 func standardErrorLine(_ text: String) {
