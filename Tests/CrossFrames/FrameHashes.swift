@@ -33,9 +33,26 @@ func emit(_ name: String, _ loader: String, _ width: Int, _ height: Int, _ state
 
 func progress(_ percent: Int) -> ProgressState { ProgressState(Fixed(percent, over: 100)) }
 
+// How the shipped programs compare and hash text (Sources/CLinux/embedded/unicode_normalization.c:
+// no canonical equivalence, scalars compared as they are). One line, which scripts/cross-test
+// checks on x86_64 and compares on every target: equality, a dictionary keyed by non-ASCII text
+// (hash agreeing with equality), a set, and sorting.
+func textFacts() -> String {
+    let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+    var table: [String: Int] = [:]
+    for (i, key) in [composed, decomposed, "ma\u{F1}ana", composed, "plain"].enumerated() { table[key, default: 0] += i }
+    let found = [composed, decomposed, "ma\u{F1}ana", "plain", "caf"].map { "\(table[$0] ?? -1)" }
+    let unique = Set([composed, decomposed, "\u{AC00}", "\u{1100}\u{1161}"]).count
+    let order = ["\u{F6}l", "zebra", decomposed, composed, "apple"].sorted()
+        .map { String($0.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: "+")) }
+    return "text equal:\(composed == composed) canonical:\(composed == decomposed) prefix:\(decomposed.hasPrefix("cafe"))"
+        + " table:\(found.joined(separator: ",")) set:\(unique) sorted:\(order.joined(separator: " "))"
+}
+
 @main
 struct FrameHashes {
     static func main() {
+        print(textFacts())
         // The goldens of Tests/LoadersTests (GoldenFrameTests, QuizUpTests, SkeletonTests, WormTests).
         for (w, h) in [(32, 4), (64, 8), (200, 40)] {
             for ms in [0, 300, 600, 1_000] {

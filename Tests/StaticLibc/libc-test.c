@@ -9,6 +9,8 @@
 #include <string.h>
 
 const char *loaderd_strerror(int e);
+int loaderd_gpiod_snprintf(char *out, size_t size, const char *format, ...);
+int loaderd_gpiod_asprintf(char **out, const char *format, ...);
 
 static int reference_compare(const unsigned char *a, const unsigned char *b, size_t n) {
     for (size_t i = 0; i < n; i++)
@@ -87,5 +89,39 @@ int main(void) {
         return 1;
     }
     printf("ok   strerror: glibc's words\n");
+
+    // libgpiod's formats (gpiod_format.c) against musl's snprintf: every result and its length,
+    // at every buffer size from 0 to past the end (truncation), and a refused conversion.
+    static const char *const names[] = {"", "gpiochip0", "gpiochip12", "a-much-longer-chip-label"};
+    static const unsigned numbers[] = {0, 7, 10, 4294967295u};
+    long formatted = 0;
+    for (size_t n = 0; n < 4; n++) {
+        for (size_t size = 0; size < 48; size++) {
+            char got[48], want[48];
+            memset(got, '#', sizeof got); memset(want, '#', sizeof want);
+            int g = loaderd_gpiod_snprintf(got, size, "/sys/bus/gpio/devices/%s/dev", names[n]);
+            int w = snprintf(want, size, "/sys/bus/gpio/devices/%s/dev", names[n]);
+            int g2 = loaderd_gpiod_snprintf(got + 24, size < 24 ? size : 24, "%u:%u 100%%", numbers[n], numbers[3 - n]);
+            int w2 = snprintf(want + 24, size < 24 ? size : 24, "%u:%u 100%%", numbers[n], numbers[3 - n]);
+            if (g != w || g2 != w2 || memcmp(got, want, sizeof got) != 0) {
+                printf("FAIL gpiod snprintf: name %zu size %zu: %d %d, want %d %d\n", n, size, g, g2, w, w2);
+                return 1;
+            }
+            formatted += 2;
+        }
+        char *got = 0;
+        int g = loaderd_gpiod_asprintf(&got, "/dev/gpiochip%u", numbers[n]);
+        char want[32];
+        int w = snprintf(want, sizeof want, "/dev/gpiochip%u", numbers[n]);
+        if (g != w || !got || strcmp(got, want) != 0) { printf("FAIL gpiod asprintf: %s, want %s\n", got ? got : "(none)", want); return 1; }
+        free(got);
+    }
+    char unused[8];
+    errno = 0;
+    if (loaderd_gpiod_snprintf(unused, sizeof unused, "%d", 5) != -1 || errno != EINVAL) {
+        printf("FAIL gpiod snprintf accepted %%d\n");
+        return 1;
+    }
+    printf("ok   gpiod snprintf, asprintf: %ld results equal musl's, %%d refused\n", formatted);
     return 0;
 }
