@@ -88,7 +88,7 @@ let package = Package(
         ),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "FixedPoint"]),
         .testTarget(name: "LoadersTests", dependencies: ["Loaders", "Raster", "FixedPoint", "ImageCodecs"], exclude: ["Golden"]),
-        .testTarget(name: "DisplaysTests", dependencies: ["Displays", "Raster", "FixedPoint", "ImageCodecs", "CLinux"]),
+        .testTarget(name: "DisplaysTests", dependencies: ["Displays", "Raster", "FixedPoint", "ImageCodecs", "CLinux", "LinuxSystem"]),
         .testTarget(name: "LEDTests", dependencies: ["Displays", "Transports", "Loaders", "Raster", "FixedPoint", "CLinux", "ImageCodecs"]),
         .testTarget(name: "DaemonTests", dependencies: ["LoaderDaemon", "Loaders", "Displays", "Raster", "FixedPoint", "ImageCodecs"]),
         .testTarget(

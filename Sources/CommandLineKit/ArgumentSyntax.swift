@@ -5,9 +5,12 @@ import CompactText
 // Tests/CLITests): `--name value`, `--name=value`, flags, `-h`, `--` ends the options.
 
 /// The arguments as given: each option's values in order, flags, positionals, unknown options.
+/// (A command line has a handful of options: lists searched from the end, not dictionaries, whose
+/// hashing code a board binary would carry for them alone.)
 public struct ParsedArguments {
-    public var values: [String: [String]] = [:]
-    public var flags: Set<String> = []
+    /// Every option's value in the order given.
+    public var values: [(name: String, value: String)] = []
+    public var flags: [String] = []
     public var helpRequested = false
     public var versionRequested = false
     public var unknownOptions: [String] = []
@@ -15,8 +18,8 @@ public struct ParsedArguments {
 
     public init() {}
 
-    public func last(_ name: String) -> String? { values[name]?.last }
-    public func all(_ name: String) -> [String] { values[name] ?? [] }
+    public func last(_ name: String) -> String? { values.last(where: { $0.name == name })?.value }
+    public func all(_ name: String) -> [String] { values.filter { $0.name == name }.map { $0.value } }
     public func has(_ flag: String) -> Bool { flags.contains(flag) }
 }
 
@@ -64,8 +67,8 @@ public enum ArgumentSyntax {
                 let name = String(body.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0])
                 if let option = options.first(where: { $0.short == name }) {
                     switch option.kind {
-                    case .flag: parsed.flags.insert(option.name)
-                    case .value: parsed.values[option.name, default: []].append(try takeValue(option, attached: nil))
+                    case .flag: parsed.flags.append(option.name)
+                    case .value: parsed.values.append((option.name, try takeValue(option, attached: nil)))
                     }
                 } else if name.contains("h") {
                     parsed.helpRequested = true
@@ -89,9 +92,9 @@ public enum ArgumentSyntax {
                 if let attached {
                     throw UsageError(message: "The option '--\(name)' does not take any value, but '\(attached)' was specified.")
                 }
-                parsed.flags.insert(name)
+                parsed.flags.append(name)
             case .value:
-                parsed.values[name, default: []].append(try takeValue(option, attached: attached))
+                parsed.values.append((name, try takeValue(option, attached: attached)))
             }
         }
         return parsed

@@ -148,7 +148,9 @@ public struct ParameterError: Error, Sendable, CustomStringConvertible, Equatabl
 /// A loader's validated parameters: every spec has a value (its default unless set).
 public struct Parameters: Sendable {
     public let loader: String
-    private var values: [String: ParameterValue]
+    /// One value per key (a loader has a dozen at most: a list, not a dictionary, whose hashing
+    /// code a board binary would carry for it alone).
+    private var values: [(key: String, value: ParameterValue)]
     /// The `screen.*` assignments, which set the scene around the loader rather than the loader.
     public let screen: ScreenSettings
 
@@ -160,7 +162,9 @@ public struct Parameters: Sendable {
         let given = try Self.check(loader: loader, specs: specs, presets: presets, assignments: assignments)
         self.loader = loader
         var values = given.values
-        for spec in specs where values[spec.key] == nil { values[spec.key] = try spec.parse(spec.defaultValue, loader: loader) }
+        for spec in specs where !values.contains(where: { $0.key == spec.key }) {
+            values.append((spec.key, try spec.parse(spec.defaultValue, loader: loader)))
+        }
         self.values = values
         screen = given.screen
     }
@@ -169,7 +173,7 @@ public struct Parameters: Sendable {
     /// parses, LoadersTests says so): the values given (the last of a key wins), and the scene's.
     public static func check(loader: String, specs: [ParameterSpec], presets: [Preset] = [],
                              assignments: [(key: String, value: String)]) throws(ParameterError)
-        -> (values: [String: ParameterValue], screen: ScreenSettings) {
+        -> (values: [(key: String, value: ParameterValue)], screen: ScreenSettings) {
         var explicit = assignments.filter { !$0.key.hasPrefix(ScreenSettings.prefix) }
         let screen = try ScreenSettings(assignments.filter { $0.key.hasPrefix(ScreenSettings.prefix) }, loader: loader)
         if let i = explicit.lastIndex(where: { $0.key == "preset" }) {
@@ -181,7 +185,7 @@ public struct Parameters: Sendable {
             explicit.removeAll { $0.key == "preset" }
             explicit = preset.values + explicit
         }
-        var values: [String: ParameterValue] = [:]
+        var values: [(key: String, value: ParameterValue)] = []
         for (key, value) in explicit {
             guard let spec = specs.first(where: { $0.key == key }) else {
                 var keys = specs.map { $0.key }
@@ -189,7 +193,8 @@ public struct Parameters: Sendable {
                 throw ParameterError(loader: loader, key: key, value: value,
                                      reason: "unknown parameter; \(loader) accepts " + keys.joined(separator: ", "))
             }
-            values[key] = try spec.parse(value, loader: loader)
+            let parsed = try spec.parse(value, loader: loader)
+            if let i = values.firstIndex(where: { $0.key == key }) { values[i].value = parsed } else { values.append((key, parsed)) }
         }
         return (values, screen)
     }
@@ -206,43 +211,43 @@ public struct Parameters: Sendable {
         return result
     }
 
-    public subscript(key: String) -> ParameterValue? { values[key] }
+    public subscript(key: String) -> ParameterValue? { values.first(where: { $0.key == key })?.value }
 
     // Typed accessors. A key or type mismatch here is a programmer error in a loader: it traps.
     public func color(_ key: String) -> Color {
-        guard case .color(let c)? = values[key] else { preconditionFailure("\(loader): no colour parameter \(key)") }
+        guard case .color(let c)? = self[key] else { preconditionFailure("\(loader): no colour parameter \(key)") }
         return c
     }
     public func colors(_ key: String) -> [Color] {
-        guard case .colors(let c)? = values[key] else { preconditionFailure("\(loader): no colours parameter \(key)") }
+        guard case .colors(let c)? = self[key] else { preconditionFailure("\(loader): no colours parameter \(key)") }
         return c
     }
     public func seconds(_ key: String) -> Microseconds {
-        guard case .seconds(let s)? = values[key] else { preconditionFailure("\(loader): no seconds parameter \(key)") }
+        guard case .seconds(let s)? = self[key] else { preconditionFailure("\(loader): no seconds parameter \(key)") }
         return s
     }
     public func number(_ key: String) -> Fixed {
-        guard case .number(let n)? = values[key] else { preconditionFailure("\(loader): no number parameter \(key)") }
+        guard case .number(let n)? = self[key] else { preconditionFailure("\(loader): no number parameter \(key)") }
         return n
     }
     public func integer(_ key: String) -> Int {
-        guard case .integer(let n)? = values[key] else { preconditionFailure("\(loader): no integer parameter \(key)") }
+        guard case .integer(let n)? = self[key] else { preconditionFailure("\(loader): no integer parameter \(key)") }
         return n
     }
     public func text(_ key: String) -> String {
-        guard case .text(let s)? = values[key] else { preconditionFailure("\(loader): no text parameter \(key)") }
+        guard case .text(let s)? = self[key] else { preconditionFailure("\(loader): no text parameter \(key)") }
         return s
     }
     public func choice(_ key: String) -> String {
-        guard case .choice(let s)? = values[key] else { preconditionFailure("\(loader): no choice parameter \(key)") }
+        guard case .choice(let s)? = self[key] else { preconditionFailure("\(loader): no choice parameter \(key)") }
         return s
     }
     public func curve(_ key: String) -> (x1: Fixed, y1: Fixed, x2: Fixed, y2: Fixed) {
-        guard case .curve(let x1, let y1, let x2, let y2)? = values[key] else { preconditionFailure("\(loader): no curve parameter \(key)") }
+        guard case .curve(let x1, let y1, let x2, let y2)? = self[key] else { preconditionFailure("\(loader): no curve parameter \(key)") }
         return (x1, y1, x2, y2)
     }
     public func bool(_ key: String) -> Bool {
-        guard case .bool(let b)? = values[key] else { preconditionFailure("\(loader): no bool parameter \(key)") }
+        guard case .bool(let b)? = self[key] else { preconditionFailure("\(loader): no bool parameter \(key)") }
         return b
     }
 }

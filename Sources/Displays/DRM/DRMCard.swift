@@ -7,10 +7,12 @@ import CompactText
 struct DRMProbe {
     var crtcIDs: [UInt32]
     var outputs: [DRMOutput]
-    var timings: [UInt32: [loaderd_drm_mode_info]]
+    /// Each connector's timings, in the order of `outputs` (a card has a few connectors: searched).
+    var timings: [(connectorID: UInt32, modes: [loaderd_drm_mode_info])]
 
     func timing(_ assignment: DRMOutputChoice.Assignment) -> loaderd_drm_mode_info? {
-        guard let list = timings[assignment.output.connectorID], assignment.mode.index < list.count else { return nil }
+        guard let list = timings.first(where: { $0.connectorID == assignment.output.connectorID })?.modes,
+              assignment.mode.index < list.count else { return nil }
         return list[assignment.mode.index]
     }
 }
@@ -21,7 +23,7 @@ extension FileDescriptor {
     func drmProbe(probe: Bool) throws(Errno) -> DRMProbe {
         let resources = try drmResources()
         var outputs: [DRMOutput] = []
-        var timings: [UInt32: [loaderd_drm_mode_info]] = [:]
+        var timings: [(connectorID: UInt32, modes: [loaderd_drm_mode_info])] = []
         for id in resources.connectors {
             let connector = try drmConnector(id, probe: probe)
             var possible: UInt32 = 0
@@ -40,7 +42,7 @@ extension FileDescriptor {
                                      name: drmConnectorTypeName(connector.info.connector_type) + "-\(connector.info.connector_type_id)",
                                      connected: connector.info.connection == loaderd_drm_mode_connected,
                                      modes: modes, possibleCRTCs: possible, currentCRTC: current))
-            timings[id] = connector.modes
+            timings.append((id, connector.modes))
         }
         return DRMProbe(crtcIDs: resources.crtcs, outputs: outputs, timings: timings)
     }

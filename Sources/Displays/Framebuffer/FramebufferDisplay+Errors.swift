@@ -31,11 +31,5 @@ extension FramebufferDisplay {
         return message
     }
 
-    static func groupName(_ gid: gid_t) -> String? {
-        var entry = CLinux.group()
-        var result: UnsafeMutablePointer<CLinux.group>? = nil
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getgrgid_r(gid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.gr_name else { return nil }
-        return String(cString: name)
-    }
+    static func groupName(_ gid: gid_t) -> String? { GroupFile.name(of: gid) }
 }

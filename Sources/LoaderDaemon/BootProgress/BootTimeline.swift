@@ -174,7 +174,9 @@ public struct BootProgressEstimator: Sendable {
     public var hasHistory: Bool { !history.isEmpty }
     /// This boot, in arrival order.
     public private(set) var recorded: [(name: String, at: Int64)] = []
-    private var seen: Set<String> = []
+    /// Each unit recorded, with its place in `recorded` (a dictionary like `history`'s, so that
+    /// one kind of table serves both).
+    private var seen: [String: Int] = [:]
     /// The highest target handed out (thousandths of a percent).
     public private(set) var current = 0
 
@@ -211,9 +213,9 @@ public struct BootProgressEstimator: Sendable {
     /// A unit became active `at` microseconds after start: the new progress in thousandths of a
     /// percent, or nil when it does not move.
     public mutating func unitActive(_ name: String, at: Int64) -> Int? {
-        guard !seen.contains(name) else { return nil }
+        guard seen[name] == nil else { return nil }
         if recorded.count < BootTimeline.maximumUnits {
-            seen.insert(name)
+            seen[name] = recorded.count
             recorded.append((name, at))
         }
         let estimate: Int

@@ -142,15 +142,19 @@ extension Config {
         return try decoder.decode(root)
     }
 
-    /// Every key the file may hold, by table; `config/loaderd.toml` documents each of them.
-    public static let knownKeys: [String: [String]] = [
-        "": ["daemon", "loader", "display", "boot", "screen"],
-        "daemon": ["socket", "socket_group", "max_clients", "idle_timeout", "display_timeout", "max_line", "log_level"],
-        "loader": ["name", "parameters", "message", "message_style", "progress"],
-        "display": ["type"],
-        "boot": ["psplash_fifo", "psplash_fifo_dir", "plymouth", "timeline", "status_messages", "shutdown_loader", "reboot_loader"],
-        "screen": ["background", "logo", "margin", "loader_size", "message_color", "mono", "font"],
+    /// Every key the file may hold, by table ("" is the top level); `config/loaderd.toml`
+    /// documents each of them.
+    public static let knownKeys: [(table: String, keys: [String])] = [
+        ("", ["daemon", "loader", "display", "boot", "screen"]),
+        ("daemon", ["socket", "socket_group", "max_clients", "idle_timeout", "display_timeout", "max_line", "log_level"]),
+        ("loader", ["name", "parameters", "message", "message_style", "progress"]),
+        ("display", ["type"]),
+        ("boot", ["psplash_fifo", "psplash_fifo_dir", "plymouth", "timeline", "status_messages", "shutdown_loader", "reboot_loader"]),
+        ("screen", ["background", "logo", "margin", "loader_size", "message_color", "mono", "font"]),
     ]
+
+    /// The keys of `table` in `knownKeys`.
+    static func knownKeys(in table: String) -> [String] { knownKeys.first(where: { $0.table == table })?.keys ?? [] }
 
     static func readFile(_ path: String) throws(ConfigError) -> [UInt8] {
         func failure(_ what: String, _ e: Int32) -> ConfigError {
@@ -235,7 +239,7 @@ struct ConfigDecoder {
 
     /// "unknown key 'fsp' in [daemon] (did you mean 'fps'?); known keys: ..."
     @inline(never) func unknownKey(_ entry: TOMLEntry, table: String) -> ConfigError {
-        let known = Config.knownKeys[table] ?? []
+        let known = Config.knownKeys(in: table)
         if table.isEmpty {
             let hint = suggestion(for: entry.key, among: known).map { $0 == "display" ? " (did you mean [[display]]?)" : " (did you mean [\($0)]?)" } ?? ""
             return error("unknown table or key '\(entry.key)'\(hint); the file has [daemon], [loader], [[display]], [boot] and [screen]", at: entry.keyPosition, key: nil)
