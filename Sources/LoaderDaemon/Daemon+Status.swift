@@ -10,8 +10,8 @@ extension Daemon {
         var json = "{\"loader\":"
         if let session = state.session { json += JSON.string(session.name) } else { json += "null" }
         let phase: String
-        if let session = state.session, let scene = slots.first?.scene {
-            switch scene.phase(state.frameState(now: now)) {
+        if let session = state.session, let scenePhase = slots.first?.scenePhase(state.frameState(now: now)) {
+            switch scenePhase {
             case .running: phase = session.stop == nil ? "running" : "exiting"
             case .exiting: phase = "exiting"
             case .showingOutcome: phase = "outcome"

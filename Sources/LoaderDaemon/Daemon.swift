@@ -500,7 +500,7 @@ public final class Daemon {
     /// New displays (a reload) get scenes for the session on screen, then everything redraws.
     func rebuildScenes(now: Int64) {
         if let session = state.session {
-            for slot in slots where slot.scene == nil {
+            for slot in slots where !slot.hasScene {
                 slot.scene = makeScene(session.loader, for: slot)
             }
         }
@@ -582,10 +582,11 @@ public final class Daemon {
     /// Draws every display whose frame is due, then arms the timer for the next one (or disarms
     /// it when nothing animates).
     func drawDueFrames(now: Int64) {
-        if let session = state.session, let scene = slots.first?.scene {
-            // The session ends when its exit and outcome are over.
-            if session.stop != nil, state.frozen == nil, scene.phase(state.frameState(now: now)) == .finished {
-                logger.debug("\(session.name) finished")
+        // The session ends when its exit and outcome are over. (Asked in place: `if let session`
+        // would copy the session, and `slot.scene` the whole scene, every frame.)
+        if state.session?.stop != nil, state.frozen == nil {
+            if slots.first?.scenePhase(state.frameState(now: now)) == .finished {
+                logger.debug("\(state.session?.name ?? "") finished")
                 state.end()
                 sessionChanged(now: now)
             }
@@ -621,7 +622,7 @@ public final class Daemon {
 
     func draw(_ slot: DisplaySlot, _ frame: FrameState) {
         do {
-            if state.session == nil || slot.scene == nil {
+            if state.session == nil || !slot.hasScene {
                 if !slot.showsBlank {
                     try slot.display.clear()
                     slot.showsBlank = true
@@ -653,9 +654,9 @@ public final class Daemon {
     /// Whether the frame will look the same until a command changes something.
     func isStill(_ slot: DisplaySlot, _ frame: FrameState) -> Bool {
         if state.frozen != nil { return true }
-        guard let scene = slot.scene else { return true }
-        guard scene.phase(frame) == .running, scene.loader.isStill else { return false }
-        if frame.message != nil && scene.options.messageStyle != .plain { return false }
+        guard slot.hasScene else { return true }
+        guard slot.scenePhase(frame) == .running, slot.scene?.loader.isStill == true else { return false }
+        if frame.message != nil && slot.scene?.options.messageStyle != .plain { return false }
         if let p = frame.progress, p.from != p.to, frame.elapsed < p.changedAt + ProgressState.smoothing { return false }
         return true
     }

@@ -22,6 +22,10 @@ final class DisplaySlot {
     /// its descriptor and the name in that directory.
     var watch: (wd: Int32, name: String)?
     var scene: Scene?
+    /// Whether the slot has a scene, and the scene's phase. Asked of the slot: code outside that
+    /// reads `scene` gets a copy of the whole struct, a retain of each of its references.
+    var hasScene: Bool { scene != nil }
+    func scenePhase(_ frame: FrameState) -> ScenePhase? { scene?.phase(frame) }
     /// CLOCK_MONOTONIC nanoseconds at which the next frame is due; nil: nothing to draw until a
     /// command changes something.
     var deadline: Int64?
