@@ -13,7 +13,7 @@ func drmOpenHint(path: String, _ error: Errno) -> String {
             : " (try device=\(others[0]) or device=auto)"
     case .permissionDenied, .notPermitted:
         var st = stat()
-        if stat(path, &st) == 0, st.st_gid != 0, let group = FramebufferDisplay.groupName(st.st_gid) {
+        if stat(path, &st) == 0, st.st_gid != 0, let group = GroupFile.name(of: st.st_gid) {
             message += " (the device belongs to group \(group): add the user to it, e.g. usermod -aG \(group) USER, and log in again; "
                 + "mode setting also needs DRM master, which a non-root user only gets when no one else holds it)"
         } else {

@@ -20,7 +20,7 @@ extension FramebufferDisplay {
             }
         case .permissionDenied, .notPermitted:
             var st = stat()
-            if stat(path, &st) == 0, let group = groupName(st.st_gid), st.st_gid != 0 {
+            if stat(path, &st) == 0, let group = GroupFile.name(of: st.st_gid), st.st_gid != 0 {
                 message += " (the device belongs to group \(group): add the user to group \(group), "
                     + "e.g. usermod -aG \(group) USER, and log in again)"
             } else {
@@ -30,6 +30,4 @@ extension FramebufferDisplay {
         }
         return message
     }
-
-    static func groupName(_ gid: gid_t) -> String? { GroupFile.name(of: gid) }
 }
