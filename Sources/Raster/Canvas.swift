@@ -168,6 +168,11 @@ public struct Canvas: Sendable {
     }
 
     // MARK: Filling
+    //
+    // The fills of a rounded rectangle, an ellipse and a mask are compiled here, once, and called:
+    // inlined into each loader's drawing they were a copy a call site, and on ARMv6 a copy in the
+    // loaders' Thumb-1 code, where the loops run slower (docs/PERFORMANCE.md, "The loaders in
+    // Thumb-1"). The frames cost the same instructions either way.
 
     /// Fills `shape` with `paint` at `opacity` (0...1), composited with `blend`.
     @inlinable public mutating func fill<S: Shape>(_ shape: S, with paint: Paint, opacity: Fixed = .one, blend: BlendMode = .normal) {
@@ -181,7 +186,7 @@ public struct Canvas: Sendable {
     /// The same for a rounded rectangle, whose row spans go through `OutlineMemo` when no clip is
     /// pushed: a clip with its outline drawn over it next (a bar's fill in its track) reuses them;
     /// one drawn before onto clear rows in the same solid paint is stored again from `RectStamps`.
-    @inlinable public mutating func fill(_ shape: RoundedRectangle, with paint: Paint, opacity: Fixed = .one, blend: BlendMode = .normal) {
+    @inline(never) public mutating func fill(_ shape: RoundedRectangle, with paint: Paint, opacity: Fixed = .one, blend: BlendMode = .normal) {
         let area = drawableArea(for: shape.bounds)
         if area.isEmpty { return }
         let alpha = UInt32(opacity.unitByte)
@@ -206,7 +211,7 @@ public struct Canvas: Sendable {
 
     /// The same for a circle (or ellipse), whose edge roots go through `EdgeRootMemo`; a small
     /// circle in a solid paint drawn before (a dot of a grid) from its stamp (`CircleStamps`).
-    @inlinable public mutating func fill(_ shape: Ellipse, with paint: Paint, opacity: Fixed = .one, blend: BlendMode = .normal) {
+    @inline(never) public mutating func fill(_ shape: Ellipse, with paint: Paint, opacity: Fixed = .one, blend: BlendMode = .normal) {
         let area = drawableArea(for: shape.bounds)
         if area.isEmpty { return }
         let alpha = UInt32(opacity.unitByte)
@@ -217,7 +222,7 @@ public struct Canvas: Sendable {
     }
 
     /// Fills the pixels covered by `mask` (e.g. text) with `paint`.
-    @inlinable public mutating func fill(_ mask: Mask, with paint: Paint, opacity: Fixed = .one, blend: BlendMode = .normal) {
+    @inline(never) public mutating func fill(_ mask: Mask, with paint: Paint, opacity: Fixed = .one, blend: BlendMode = .normal) {
         precondition(mask.width == width && mask.height == height, "mask and canvas sizes differ")
         let alpha = UInt32(opacity.unitByte)
         if alpha == 0 { return }

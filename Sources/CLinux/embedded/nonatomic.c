@@ -1,4 +1,4 @@
-// Reference counting as calls, for the ARM builds (scripts/cross-build compiles their board code
+// Reference counting as calls, for the static builds (scripts/cross-build compiles their board code
 // with -assume-single-threaded).
 //
 // The Embedded Swift standard library brings its runtime as Swift code that every module compiles
