@@ -48,9 +48,12 @@ let package = Package(
         .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         // Per frame as well (a display's bytes go out through it every frame): see Raster.
         .target(name: "Transports", dependencies: ["CLinux", "CGpiod", "LinuxSystem", "CompactText"], swiftSettings: perFrame),
+        // A screen's per-frame encoding (pixel formats, placement, the frame writer, the changed
+        // rectangle), apart from the displays' set-up: see Raster for its setting.
+        .target(name: "ScreenEncoding", dependencies: ["CompactText", "Raster", "CLinux"], swiftSettings: perFrame),
         .target(
             name: "Displays",
-            dependencies: ["FixedPoint", "CompactText", "Raster", "ImageCodecs", "CLinux", "LinuxSystem", "Transports"],
+            dependencies: ["FixedPoint", "CompactText", "Raster", "ScreenEncoding", "ImageCodecs", "CLinux", "LinuxSystem", "Transports"],
             swiftSettings: perFrame
         ),
         // The daemon: event loop, control server, protocol, state, config, systemd glue.

@@ -1,5 +1,9 @@
 import Raster
 import CompactText
+// The framebuffer encoders (pixel formats, placement, the frame writer, the changed rectangle) are a
+// module of their own so that ARMv6 can compile them in ARM and the displays' set-up in Thumb-1
+// (scripts/cross-build); a user of the displays sees them here as before.
+@_exported import ScreenEncoding
 
 /// Something that shows frames: a framebuffer, an LED matrix, an image file, a terminal.
 ///

@@ -1,5 +1,6 @@
 import CLinux
 import CompactText
+import ScreenEncoding
 
 /// The `auto` display: DRM when a card has a connected output, else the first framebuffer, else
 /// an error naming both. Placement keys (and `console`, `fps`) pass to whichever opens; `connector`,

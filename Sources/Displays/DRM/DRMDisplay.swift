@@ -2,6 +2,7 @@ import CLinux
 import LinuxSystem
 import Raster
 import CompactText
+import ScreenEncoding
 
 /// What a DRM display has done: for tests, benchmarks and the daemon's status.
 public struct DRMStatistics: Sendable, Equatable {

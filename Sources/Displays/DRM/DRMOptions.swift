@@ -1,5 +1,6 @@
 import Raster
 import CompactText
+import ScreenEncoding
 
 /// The `drm:` display spec, checked key by key. Placement keys mean what they mean for `fb:`
 /// (the same `Placement` resolves them).

@@ -1,6 +1,7 @@
 import CLinux
 import LinuxSystem
 import CompactText
+import ScreenEncoding
 
 /// A dumb buffer: CPU-mapped memory the display engine can scan out, with a framebuffer object
 /// over it. Created and mapped once at open; deinit unmaps, removes the framebuffer and frees

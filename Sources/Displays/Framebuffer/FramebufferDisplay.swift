@@ -2,6 +2,7 @@ import CLinux
 import Raster
 import LinuxSystem
 import CompactText
+import ScreenEncoding
 
 /// What a framebuffer display has written: for tests, benchmarks and the daemon's status.
 public struct FramebufferStatistics: Sendable, Equatable {

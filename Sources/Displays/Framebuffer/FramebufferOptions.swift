@@ -1,5 +1,6 @@
 import Raster
 import CompactText
+import ScreenEncoding
 
 /// The `fb:` display spec, checked key by key. Human values are parsed here, once.
 ///

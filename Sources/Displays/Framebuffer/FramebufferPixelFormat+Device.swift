@@ -1,5 +1,6 @@
 import CLinux
 import CompactText
+import ScreenEncoding
 
 /// A device whose pixel layout no encode path handles; the message names the layout.
 struct UnsupportedPixelFormat: Error, CustomStringConvertible {

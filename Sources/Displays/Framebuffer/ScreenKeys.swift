@@ -1,5 +1,6 @@
 import Raster
 import CompactText
+import ScreenEncoding
 
 /// The keys `fb:` and `drm:` both take, read by one function for both: where the picture sits on
 /// the screen (`scale`, `anchor`, `x`, `y`, `rotate`; the same `Placement` resolves them for

@@ -62,20 +62,20 @@ public struct FramebufferPixelFormat: Sendable, Hashable, CustomStringConvertibl
         return supported.first { $0.format == candidate }?.format
     }
 
-    static var supportedNames: String { supported.map { $0.name }.joined(separator: ", ") }
+    public static var supportedNames: String { supported.map { $0.name }.joined(separator: ", ") }
 }
 
 /// A pixel format resolved into lookup tables once, when a display opens: an 8-bit channel value
 /// indexes straight to its bits already rounded to the channel's length and shifted into place,
 /// so encoding a colour is three loads and three ORs for every format, with no format check.
-struct PixelEncoder: Sendable {
-    let format: FramebufferPixelFormat
+public struct PixelEncoder: Sendable {
+    public let format: FramebufferPixelFormat
     /// 3 × 256 entries: red, then green, then blue.
     private let table: [UInt32]
     /// Alpha bits set to opaque (0 when the format has no alpha).
-    let opaqueBits: UInt32
+    public let opaqueBits: UInt32
 
-    init(_ format: FramebufferPixelFormat) {
+    public init(_ format: FramebufferPixelFormat) {
         self.format = format
         var table = [UInt32](repeating: 0, count: 768)
         for (i, field) in [format.red, format.green, format.blue].enumerated() {
@@ -91,12 +91,12 @@ struct PixelEncoder: Sendable {
     }
 
     /// The pixel value of an opaque colour.
-    @inline(__always) func encode(_ c: Color) -> UInt32 {
+    @inline(__always) public func encode(_ c: Color) -> UInt32 {
         table.withUnsafeBufferPointer { t in t[Int(c.r)] | t[256 + Int(c.g)] | t[512 + Int(c.b)] } | opaqueBits
     }
 
     /// The pixel value of a premultiplied canvas pixel shown over `background`.
-    @inline(__always) func encode(_ p: Pixel, over background: Color) -> UInt32 {
+    @inline(__always) public func encode(_ p: Pixel, over background: Color) -> UInt32 {
         if p.a == 255 { return encode(Color(r: p.r, g: p.g, b: p.b)) }
         if p.a == 0 { return encode(background) }
         return encode(p.over(background))
@@ -104,7 +104,7 @@ struct PixelEncoder: Sendable {
 
     /// The 8-bit colour a pixel value shows (channels expanded by bit replication): what a
     /// screen displays, used by tests and `decode` of file-backed framebuffers.
-    func decode(_ value: UInt32) -> Color {
+    public func decode(_ value: UInt32) -> Color {
         func channel(_ f: FramebufferPixelFormat.Field) -> UInt8 {
             let q = (value >> UInt32(f.offset)) & (UInt32(1) << UInt32(f.length) - 1)
             return UInt8((q * 255 + (UInt32(1) << UInt32(f.length) - 1) / 2) / (UInt32(1) << UInt32(f.length) - 1))

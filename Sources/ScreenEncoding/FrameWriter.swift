@@ -36,18 +36,18 @@ enum Store32: PixelStore {
 /// position), the pixel encoder and the row layout. Writes a rectangle of the canvas: each
 /// placed row is encoded once into a line buffer (each pixel repeated `scale` times), then copied
 /// to the `scale` screen rows it covers.
-struct FrameWriter {
-    let placement: Placement
-    let encoder: PixelEncoder
-    let background: Color
-    let stride: Int
+public struct FrameWriter {
+    public let placement: Placement
+    public let encoder: PixelEncoder
+    public let background: Color
+    public let stride: Int
     /// A scaled row of the placed image, sized at open.
     private let line: UnsafeMutableRawPointer
     private let lineCapacity: Int
     /// The specialised rectangle writer for this format's byte width.
     private let writeRect: (FrameWriter, UnsafePointer<Pixel>, PixelRect, UnsafeMutableRawPointer) -> Int
 
-    init(placement: Placement, encoder: PixelEncoder, background: Color, stride: Int) {
+    public init(placement: Placement, encoder: PixelEncoder, background: Color, stride: Int) {
         self.placement = placement
         self.encoder = encoder
         self.background = background
@@ -62,11 +62,11 @@ struct FrameWriter {
     }
 
     /// Frees the line buffer; called once by the display that made this writer.
-    func release() { line.deallocate() }
+    public func release() { line.deallocate() }
 
     /// Writes placed (rotated, unscaled) rectangle `rect` of `pixels` into the screen buffer at
     /// `buffer` (its first visible row). Returns the number of bytes written.
-    func write(_ pixels: UnsafePointer<Pixel>, placedRect rect: PixelRect, into buffer: UnsafeMutableRawPointer) -> Int {
+    public func write(_ pixels: UnsafePointer<Pixel>, placedRect rect: PixelRect, into buffer: UnsafeMutableRawPointer) -> Int {
         writeRect(self, pixels, rect, buffer)
     }
 
@@ -99,7 +99,7 @@ struct FrameWriter {
     }
 
     /// Fills `rows` rows of the screen buffer (each `rowPixels` wide) with the background.
-    func fillBackground(_ buffer: UnsafeMutableRawPointer, rowPixels: Int, rows: Int) {
+    public func fillBackground(_ buffer: UnsafeMutableRawPointer, rowPixels: Int, rows: Int) {
         let bpp = encoder.format.bytesPerPixel
         let value = encoder.encode(background)
         switch bpp {

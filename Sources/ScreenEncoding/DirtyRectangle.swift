@@ -5,7 +5,7 @@ import Raster
 /// or nil when they are equal. Rows are compared with `memcmp`, then the changed rows are
 /// scanned from both ends for the first and last differing column. Only `rows` are compared
 /// (every row when nil): the caller knows the others to be equal. Allocates nothing.
-func dirtyRectangle(_ current: UnsafeBufferPointer<Pixel>, _ previous: UnsafeBufferPointer<Pixel>,
+public func dirtyRectangle(_ current: UnsafeBufferPointer<Pixel>, _ previous: UnsafeBufferPointer<Pixel>,
                     width: Int, height: Int, rows: Range<Int>? = nil) -> PixelRect? {
     guard let cur = UnsafeRawPointer(current.baseAddress), let prev = UnsafeRawPointer(previous.baseAddress) else { return nil }
     let rows = (rows ?? 0..<height).clamped(to: 0..<height)
@@ -34,7 +34,7 @@ func dirtyRectangle(_ current: UnsafeBufferPointer<Pixel>, _ previous: UnsafeBuf
 
 /// The rows two frames can differ in: those either frame drew in (`Canvas.drawnRows`; every
 /// other row is transparent in both), or every row when either frame's are not known.
-func rowsToCompare(_ now: Range<Int>?, _ before: Range<Int>?, height: Int) -> Range<Int> {
+public func rowsToCompare(_ now: Range<Int>?, _ before: Range<Int>?, height: Int) -> Range<Int> {
     guard let now, let before else { return 0..<height }
     if now.isEmpty { return before }
     if before.isEmpty { return now }
@@ -42,7 +42,7 @@ func rowsToCompare(_ now: Range<Int>?, _ before: Range<Int>?, height: Int) -> Ra
 }
 
 /// The frame a display showed last (its canvas), kept to find what the next one changes.
-final class ShownFrame {
+public final class ShownFrame {
     private let pixels: UnsafeMutableBufferPointer<Pixel>
     private let width: Int, height: Int
     /// Whether `pixels` is what the screen shows (not before the first frame).
@@ -50,7 +50,7 @@ final class ShownFrame {
     /// The rows it drew in (`Canvas.drawnRows`; nil: not known).
     private var drawnRows: Range<Int>? = nil
 
-    init(width: Int, height: Int) {
+    public init(width: Int, height: Int) {
         self.width = width
         self.height = height
         pixels = .allocate(capacity: width * height)
@@ -64,7 +64,7 @@ final class ShownFrame {
     /// then the frame shown, kept by copying the changed rectangle's rows: outside it the two
     /// are equal already, so the rest of a frame (2 MB at the 960x540 canvas of a 1080p screen)
     /// is neither compared nor copied, a Pi Zero's memory bandwidth otherwise spent twice a frame.
-    func changes(to current: UnsafeBufferPointer<Pixel>, drawnRows now: Range<Int>?) -> PixelRect? {
+    public func changes(to current: UnsafeBufferPointer<Pixel>, drawnRows now: Range<Int>?) -> PixelRect? {
         defer { known = true; drawnRows = now }
         guard known else {
             _ = pixels.update(fromContentsOf: current)
@@ -80,7 +80,7 @@ final class ShownFrame {
     }
 
     /// The screen now shows a transparent canvas.
-    func setTransparent() {
+    public func setTransparent() {
         pixels.setTransparent()
         known = true
         drawnRows = 0..<0

@@ -7,7 +7,7 @@ public enum Anchor: String, Sendable, CaseIterable {
     case topLeft = "top-left", topRight = "top-right", bottomLeft = "bottom-left", bottomRight = "bottom-right"
 
     /// 0 = start (left/top), 1 = middle, 2 = end (right/bottom).
-    var horizontal: Int {
+    public var horizontal: Int {
         switch self {
         case .left, .topLeft, .bottomLeft: 0
         case .center, .top, .bottom: 1
@@ -15,7 +15,7 @@ public enum Anchor: String, Sendable, CaseIterable {
         }
     }
 
-    var vertical: Int {
+    public var vertical: Int {
         switch self {
         case .top, .topLeft, .topRight: 0
         case .center, .left, .right: 1
@@ -28,7 +28,7 @@ public enum Anchor: String, Sendable, CaseIterable {
 public enum Rotation: Int, Sendable, CaseIterable {
     case none = 0, quarter = 90, half = 180, threeQuarters = 270
 
-    var swapsAxes: Bool { self == .quarter || self == .threeQuarters }
+    public var swapsAxes: Bool { self == .quarter || self == .threeQuarters }
 }
 
 /// The canvas mapped onto the screen: an integer scale, a rotation and the top-left corner of
@@ -57,7 +57,7 @@ public struct Placement: Sendable, Equatable {
     /// Resolves the spec's choices against a screen. `size` nil: the screen divided by `scale`;
     /// `scale` nil: the largest that fits (or `automaticScale` when the size is not given either).
     /// Returns nil with a reason when the image does not fit.
-    static func resolve(screenWidth: Int, screenHeight: Int, size: (width: Int, height: Int)?, scale: Int?,
+    public static func resolve(screenWidth: Int, screenHeight: Int, size: (width: Int, height: Int)?, scale: Int?,
                         rotation: Rotation, anchor: Anchor, offsetX: Int, offsetY: Int) -> Result<Placement, PlacementError> {
         // The screen as the canvas sees it (rotated back).
         let sw = rotation.swapsAxes ? screenHeight : screenWidth
@@ -92,13 +92,13 @@ public struct Placement: Sendable, Equatable {
     /// 1920x1080: 2, 3840x2160: 4). Fine enough that a boot screen's anti-aliased bar and text
     /// look like a screen's and not like blown-up pixels (a fixed 4 made 1280x800 a 320x200
     /// canvas), and small enough that a frame stays cheap on a Pi Zero driving a 1080p monitor.
-    static func automaticScale(screenWidth: Int, screenHeight: Int) -> Int {
+    public static func automaticScale(screenWidth: Int, screenHeight: Int) -> Int {
         Swift.max(1, (Swift.min(screenWidth, screenHeight) + 599) / 600)
     }
 
     /// The canvas pixel shown at placed (rotated, unscaled) position (u, v) is at
     /// `origin + u × du + v × dv` in the row-major canvas.
-    var sourceWalk: (origin: Int, du: Int, dv: Int) {
+    public var sourceWalk: (origin: Int, du: Int, dv: Int) {
         let w = canvasWidth, h = canvasHeight
         switch rotation {
         case .none: return (0, 1, w)
@@ -109,7 +109,7 @@ public struct Placement: Sendable, Equatable {
     }
 
     /// The placed (rotated, unscaled) rectangle covering canvas rectangle `r`.
-    func rotated(_ r: PixelRect) -> PixelRect {
+    public func rotated(_ r: PixelRect) -> PixelRect {
         let w = canvasWidth, h = canvasHeight
         switch rotation {
         case .none: return r
@@ -120,4 +120,4 @@ public struct Placement: Sendable, Equatable {
     }
 }
 
-enum PlacementError: Error { case doesNotFit(String) }
+public enum PlacementError: Error { case doesNotFit(String) }
