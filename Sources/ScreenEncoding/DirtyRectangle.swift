@@ -67,7 +67,8 @@ public final class ShownFrame {
     public func changes(to current: UnsafeBufferPointer<Pixel>, drawnRows now: Range<Int>?) -> PixelRect? {
         defer { known = true; drawnRows = now }
         guard known else {
-            _ = pixels.update(fromContentsOf: current)
+            // As bytes: the element-wise update copied a pixel at a time.
+            UnsafeMutableRawBufferPointer(pixels).copyMemory(from: UnsafeRawBufferPointer(current))
             return PixelRect(x: 0, y: 0, width: width, height: height)
         }
         guard let dirty = dirtyRectangle(current, UnsafeBufferPointer(pixels), width: width, height: height,

@@ -78,17 +78,29 @@ public struct FrameWriter {
         let rowBytes = rect.width * scale * bpp
         let left = (placement.x + rect.x * scale) * bpp
         let backgroundValue = encoder.encode(background)
+        // Pixels compared as 32-bit words: a Pixel is four bytes aligned to one, which the
+        // compiler compares and copies a byte at a time (on ARM a call to an outlined copy a pixel).
+        let words = UnsafeRawPointer(pixels)
         for v in rect.y..<rect.maxY {
             var source = origin + rect.x * du + v * dv
             var out = line
             // Runs of equal pixels are common: encode only when the pixel changes.
-            var lastPixel = Pixel.transparent
+            var last: UInt32 = 0  // a transparent pixel, shown as the background
             var value = backgroundValue
-            for _ in 0..<rect.width {
-                let p = pixels[source]
-                if p != lastPixel { value = encoder.encode(p, over: background); lastPixel = p }
-                for _ in 0..<scale { S.store(value, at: out); out += bpp }
-                source += du
+            if scale == 1 {  // the common case, without the inner loop
+                for _ in 0..<rect.width {
+                    let w = words.loadUnaligned(fromByteOffset: source &* 4, as: UInt32.self)
+                    if w != last { value = encoder.encode(pixels[source], over: background); last = w }
+                    S.store(value, at: out); out += bpp
+                    source += du
+                }
+            } else {
+                for _ in 0..<rect.width {
+                    let w = words.loadUnaligned(fromByteOffset: source &* 4, as: UInt32.self)
+                    if w != last { value = encoder.encode(pixels[source], over: background); last = w }
+                    for _ in 0..<scale { S.store(value, at: out); out += bpp }
+                    source += du
+                }
             }
             let top = placement.y + v * scale
             for k in 0..<scale {
