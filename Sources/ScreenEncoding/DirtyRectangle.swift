@@ -6,7 +6,7 @@ import Raster
 /// scanned from both ends for the first and last differing column. Only `rows` are compared
 /// (every row when nil): the caller knows the others to be equal. Allocates nothing.
 public func dirtyRectangle(_ current: UnsafeBufferPointer<Pixel>, _ previous: UnsafeBufferPointer<Pixel>,
-                    width: Int, height: Int, rows: Range<Int>? = nil) -> PixelRect? {
+                           width: Int, height: Int, rows: Range<Int>? = nil) -> PixelRect? {
     guard let cur = UnsafeRawPointer(current.baseAddress), let prev = UnsafeRawPointer(previous.baseAddress) else { return nil }
     let rows = (rows ?? 0..<height).clamped(to: 0..<height)
     let rowBytes = width * MemoryLayout<Pixel>.stride
