@@ -32,9 +32,17 @@ import Transports
         #expect(try PNG.read(path: file)[5, 2] == .black)
     }
 
-    @Test("apa102 and ws2812: each LED's colour after brightness and gamma, PPM or PNG by extension")
+    /// The sRGB byte a screen shows linear light `duty`/255 with (IEC 61966-2-1), from libm.
+    static func screen(_ duty: Int) -> UInt8 {
+        let light = Double(duty) / 255
+        let value = light <= 0.0031308 ? 12.92 * light : 1.055 * pow(light, 1 / 2.4) - 0.055
+        return UInt8((value * 255).rounded())
+    }
+
+    @Test("apa102 and ws2812: each LED's light after brightness and gamma, as a screen shows it; PPM or PNG by extension")
     func strips() throws {
         let ppm = Self.path("apa.ppm"), png = Self.path("ws.png")
+        // gamma=1: the wire carries the frame's bytes, which LEDs give as linear light.
         let apa = try APA102Display.open(try DisplaySpec(parsing: "apa102:size=4x2,layout=serpentine,brightness=100,gamma=1,dry-run=\(ppm)"))
         let ws = try WS2812Display.open(try DisplaySpec(parsing: "ws2812:size=4x2,layout=serpentine,brightness=100,gamma=1,dry-run=\(png)"))
         defer { apa.close(); ws.close() }
@@ -47,16 +55,44 @@ import Transports
         for image in [try PPM.read(path: ppm), try PNG.read(path: png)] {
             #expect(image.width == 4 && image.height == 2)
             #expect(image[0, 0] == Color(r: 255, g: 0, b: 0))
-            #expect(image[3, 1] == Color(r: 0, g: 128, b: 255))
-            #expect(image[1, 1] == Color(r: 10, g: 20, b: 30))
+            #expect(image[3, 1] == Color(r: 0, g: Self.screen(128), b: 255))
+            #expect(image[3, 1].g == 188, "an LED at half duty looks like sRGB 188, not 128")
+            #expect(image[1, 1] == Color(r: Self.screen(10), g: Self.screen(20), b: Self.screen(30)))
             #expect(image[2, 0] == .black)
         }
-        // Half brightness halves APA102's 5-bit current (15/31).
+        // Half brightness halves APA102's 5-bit current (15/31), so its light.
         let dim = try APA102Display.open(try DisplaySpec(parsing: "apa102:size=4x2,brightness=50,gamma=1,dry-run=\(ppm)"))
         try dim.show(canvas)
-        let expected = UInt8(255 * Int(APA102Display.globalBrightness(percent: 50)) / 31)
+        let expected = Self.screen(255 * Int(APA102Display.globalBrightness(percent: 50)) / 31)
         #expect(try PPM.read(path: ppm)[0, 0] == Color(r: expected, g: 0, b: 0))
         dim.close()
+    }
+
+    @Test("apa102 and ws2812 at the default gamma and full brightness: the picture looks like the frame drawn")
+    func stripsLookLikeTheFrame() throws {
+        let png = Self.path("ws-default.png"), ppm = Self.path("apa-default.ppm")
+        let ws = try WS2812Display.open(try DisplaySpec(parsing: "ws2812:size=16x16,brightness=100,dry-run=\(png)"))
+        let apa = try APA102Display.open(try DisplaySpec(parsing: "apa102:size=16x16,brightness=100,dry-run=\(ppm)"))
+        defer { ws.close(); apa.close() }
+        var canvas = Canvas(width: 16, height: 16)
+        for i in 0..<256 { canvas[i % 16, i / 16] = Color(r: UInt8(i), g: UInt8(255 - i), b: UInt8(i / 2)).premultiplied }
+        try ws.show(canvas)
+        try apa.show(canvas)
+        for image in [try PNG.read(path: png), try PPM.read(path: ppm)] {
+            var worst = 0, worstBright = 0
+            for i in 0..<256 {
+                let p = image[i % 16, i / 16]
+                for (shown, drawn) in [(Int(p.r), i), (Int(p.g), 255 - i), (Int(p.b), i / 2)] {
+                    worst = max(worst, abs(shown - drawn))
+                    if drawn >= 64 { worstBright = max(worstBright, abs(shown - drawn)) }
+                }
+            }
+            // Gamma 2.2 against sRGB's curve, each rounded to a byte on the way: a few units apart
+            // from 64 up; the darkest values most (drawn 14 is duty 0: eight bits of PWM have no
+            // finer step there). Written as the wire bytes were, 128 showed as 56.
+            #expect(worstBright <= 3, "worst difference from 64 up: \(worstBright)")
+            #expect(worst <= 14, "worst difference: \(worst)")
+        }
     }
 
     @Test("max7219: the file shows whole frames; rows sent of a frame not yet finished do not reach it")

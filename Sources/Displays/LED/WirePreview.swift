@@ -29,8 +29,9 @@ public enum WireFormat: Sendable {
 }
 
 /// An SPI bus for `dry-run=FILE`: nothing is sent; the bytes are decoded as the LEDs would take
-/// them and the picture (one pixel per LED: lit MAX7219 LEDs white, unlit black; RGB LEDs their
-/// colour after brightness and gamma) is written to FILE, PNG or PPM by its extension, replaced
+/// them and the picture (one pixel per LED: lit MAX7219 LEDs white, unlit black; RGB LEDs the
+/// light they would give, after brightness and gamma, as a screen shows it) is written to FILE,
+/// PNG or PPM by its extension, replaced
 /// atomically (written beside it, then renamed) when a frame that changed it has been sent
 /// whole (`frameSent`): a MAX7219 frame is up to eight messages, one a digit row.
 public final class WirePreview: SPIBus {
@@ -49,6 +50,13 @@ public final class WirePreview: SPIBus {
     private var ledBytes: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
     private var ledByte = 0
     private let isPNG: Bool
+    /// An RGB LED's light (its PWM duty: light in proportion) to the sRGB byte a screen shows
+    /// that light with. An LED's byte is linear light and a screen's is not: written as they are,
+    /// the bytes gamma correction made would look darker on a screen than the LEDs do (an LED at
+    /// 50 % duty, 128, looks like sRGB 188), and gamma=1 would not look washed out as it does on
+    /// the LEDs. With the default gamma 2.2 a full-brightness picture comes back within a few
+    /// units of the frame drawn.
+    private let screenByte: [UInt8] = WirePreview.lightToScreen()
 
     /// Why `path` cannot be a dry run's picture (not .png or .ppm), or nil.
     static func pathProblem(_ path: String) -> String? {
@@ -137,8 +145,8 @@ public final class WirePreview: SPIBus {
             WirePreview.place(ledBytes.2, channel: order.channels.1, &rgb)
             WirePreview.place(ledBytes.3, channel: order.channels.2, &rgb)
             let p = StripGeometry.position(of: led, width: width, height: height, layout: layout, origin: origin)
-            // The 5-bit global brightness scales the LED's current.
-            set(x: p.x, y: p.y, UInt8(Int(rgb.0) * brightness / 31), UInt8(Int(rgb.1) * brightness / 31), UInt8(Int(rgb.2) * brightness / 31))
+            // The 5-bit global brightness scales the LED's current, so its light.
+            setLight(x: p.x, y: p.y, UInt8(Int(rgb.0) * brightness / 31), UInt8(Int(rgb.1) * brightness / 31), UInt8(Int(rgb.2) * brightness / 31))
             led += 1; ledByte = 0
             if led == count { led = -1; zeros = 0 }
         }
@@ -163,7 +171,7 @@ public final class WirePreview: SPIBus {
                 WirePreview.place(v, channel: c == 0 ? order.channels.0 : c == 1 ? order.channels.1 : order.channels.2, &rgb)
             }
             let p = StripGeometry.position(of: i, width: width, height: height, layout: layout, origin: origin)
-            set(x: p.x, y: p.y, rgb.0, rgb.1, rgb.2)
+            setLight(x: p.x, y: p.y, rgb.0, rgb.1, rgb.2)
         }
     }
 
@@ -173,6 +181,19 @@ public final class WirePreview: SPIBus {
         case 1: rgb.1 = value
         default: rgb.2 = value
         }
+    }
+
+    /// sRGB's encoding of linear light L: 12.92 L up to 0.0031308, else 1.055 L^(1/2.4) − 0.055.
+    static func lightToScreen() -> [UInt8] {
+        (0..<256).map { i in
+            let light = Double(i) / 255
+            let value = light <= 0.0031308 ? 12.92 * light : 1.055 * GammaMath.power(light, 1 / 2.4) - 0.055
+            return UInt8(Swift.max(0, Swift.min(255, (value * 255).rounded())))
+        }
+    }
+
+    private func setLight(x: Int, y: Int, _ r: UInt8, _ g: UInt8, _ b: UInt8) {
+        set(x: x, y: y, screenByte[Int(r)], screenByte[Int(g)], screenByte[Int(b)])
     }
 
     private func set(x: Int, y: Int, _ r: UInt8, _ g: UInt8, _ b: UInt8) {
