@@ -5,8 +5,10 @@ import Raster
 /// them in a fixed order, leaving a fading, slightly swollen trail, then pauses.
 ///
 /// Design size 3·dotSize + 2·spacing square (25 x 25 with the defaults: dots of diameter 5 with
-/// gaps of 5, so at 8x8 the dots are 1.6 px wide with 1.6 px gaps and each one lands on its own
-/// 2x2 block of pixels). Serial numbers by rows: [3, 2, 1], [9, 8, 7], [4, 5, 6].
+/// gaps of 5). Serial numbers by rows: [3, 2, 1], [9, 8, 7], [4, 5, 6]. Where a dot would be
+/// under 4 pixels across (an LED matrix: 1.6 px at 8x8) it is a block of whole pixels instead, on
+/// a grid of whole pixels (8x8: 2x2 blocks with 1-pixel gaps): a round dot that small is
+/// anti-aliased into the pixels it straddles, a grey smudge that never lights an LED fully.
 ///
 /// With cycle = 9·dotDuration + pauseBetweenCycles and c = t mod cycle, the head is at
 /// c / dotDuration while c < 9·dotDuration and absent during the pause. A dot at distance
@@ -85,6 +87,10 @@ public struct WormGrid: Loader {
 
     public func draw(_ context: inout DrawContext, in layout: Layout, state: FrameState) {
         let head = head(at: state.elapsed)
+        if let blocks = PixelBlockGrid(dotSize: dotSize, spacing: spacing, in: layout) {
+            drawBlocks(blocks, &context.canvas, head: head)
+            return
+        }
         // The swollen head (scale up to 1.10) must stay inside the area: the grid is drawn
         // shrunk by the swelling, so the corner dots' heads are round, not cut flat by the edge.
         let side = Fixed(3 * dotSize + 2 * spacing)
@@ -104,5 +110,45 @@ public struct WormGrid: Loader {
                 }
             }
         }
+    }
+
+    private func drawBlocks(_ grid: PixelBlockGrid, _ canvas: inout Canvas, head: Fixed?) {
+        for row in 0..<3 {
+            for column in 0..<3 {
+                let block = Rectangle(grid.block(row: row, column: column))
+                canvas.fill(block, with: .solid(baseColor))
+                let opacity = overlay(serial: WormGrid.serials[row * 3 + column], head: head).opacity
+                if opacity.raw > 0 { canvas.fill(block, with: .solid(headColor), opacity: opacity) }
+            }
+        }
+    }
+}
+
+/// The worm's 3x3 grid in whole pixels, for areas too small for round dots: blocks `side` pixels
+/// square (the dot's size, rounded, at least 1) with gaps of at least one pixel, centred.
+struct PixelBlockGrid {
+    let origin: (x: Int, y: Int)
+    let side: Int
+    let pitch: Int
+
+    /// Nil when a dot is 4 pixels across or more: there it is drawn round.
+    init?(dotSize: Int, spacing: Int, in layout: Layout) {
+        let dot = layout.length(Fixed(dotSize))
+        guard dot < Fixed(4) else { return nil }
+        let area = min(layout.rect.width.floor, layout.rect.height.floor)
+        var side = Swift.max(1, dot.rounded)
+        // The gaps keep their share of the design, and at least a pixel (3 blocks and 2 gaps fit).
+        while side > 1 && 3 * side + 2 > area { side -= 1 }
+        let gap = Swift.max(1, Swift.min((area - 3 * side) / 2, layout.length(Fixed(spacing)).rounded))
+        guard 3 * side + 2 * gap <= area else { return nil }
+        self.side = side
+        pitch = side + gap
+        let extent = 3 * side + 2 * gap
+        origin = (layout.rect.x.rounded + (layout.rect.width.floor - extent) / 2,
+                  layout.rect.y.rounded + (layout.rect.height.floor - extent) / 2)
+    }
+
+    func block(row: Int, column: Int) -> FixedRect {
+        FixedRect(x: Fixed(origin.x + pitch * column), y: Fixed(origin.y + pitch * row), width: Fixed(side), height: Fixed(side))
     }
 }
