@@ -49,7 +49,7 @@ enum PreviewVerb {
             let now = monotonicMicroseconds() - start
             if let end, now >= end { break }
             scene.render(options.state(at: now))
-            let text = terminal.render(scene.canvas, background: options.background)
+            let text = terminal.render(options.shown(scene), background: options.background)
             writeOut((frame == 0 ? "" : TerminalRenderer.cursorUp(rows) + "\r") + text)
             frame = now / frameInterval + 1
             sleepUntil(start + frame * frameInterval)

@@ -1,4 +1,5 @@
 import CommandLineKit
+import Displays
 import FixedPoint
 import ImageCodecs
 import Loaders
@@ -62,12 +63,12 @@ enum RenderVerb {
                 // Frame i shows time start + i/fps exactly (integer µs), never an accumulated sum.
                 let t = start + Int64(i) * Time.perSecond / Int64(fps)
                 scene.render(options.state(at: t))
-                frames.append(GIFFrame(RGBImage(canvas: scene.canvas, background: options.background).zoomed(by: zoom), delay: delays[i]))
+                frames.append(GIFFrame(RGBImage(canvas: options.shown(scene), background: options.background).zoomed(by: zoom), delay: delays[i]))
             }
             try GIF.write(frames, to: output)
         } else {
             scene.render(options.state(at: start))
-            try ImageFile.write(RGBImage(canvas: scene.canvas, background: options.background).zoomed(by: zoom), to: output)
+            try ImageFile.write(RGBImage(canvas: options.shown(scene), background: options.background).zoomed(by: zoom), to: output)
         }
     }
 }

@@ -1,4 +1,5 @@
 import CommandLineKit
+import Displays
 import FixedPoint
 import Loaders
 import Raster
@@ -9,7 +10,7 @@ struct SceneOptionsGroup {
     static let sizeOption = OptionSpec(name: "size", kind: .value, valueName: "WxH", help: "Canvas size in pixels, WIDTHxHEIGHT (1 to 4096 each). (default: 64x16)")
     static let progressOption = OptionSpec(name: "progress", kind: .value, valueName: "PERCENT", help: "Determinate progress, 0 to 100 (omit for an indeterminate loader).")
     static let marginOption = OptionSpec(name: "margin", kind: .value, help: "Empty pixels kept around everything. (default: automatic, as loaderd: 5 % of the shorter side from 320x200 on, none on smaller canvases)")
-    static let monoOption = OptionSpec(name: "mono", kind: .flag, help: "Draw the lit/unlit designs that on/off LEDs (max7219) show, as loaderd does on them.")
+    static let monoOption = OptionSpec(name: "mono", kind: .flag, help: "Draw the lit/unlit designs that on/off LEDs (max7219) show, as loaderd does on them, each pixel lit or unlit as the LEDs show it.")
     static let stopAtOption = OptionSpec(name: "stop-at", kind: .value, valueName: "SECONDS", help: "Stop the loader at this time (seconds), to see its exit.")
     static let options: [OptionSpec] = [
         sizeOption, progressOption,
@@ -98,6 +99,10 @@ struct SceneOptionsGroup {
         }
         return scene
     }
+
+    /// The scene's canvas as the display shows it: with `--mono`, each pixel lit or unlit as a
+    /// MAX7219 in its default threshold mode lights it.
+    func shown(_ scene: Scene) -> Canvas { monochrome ? MAX7219Display.lit(scene.canvas) : scene.canvas }
 
     /// The frame state at `elapsed`: the offline renderer makes up what the daemon would hold.
     func state(at elapsed: Microseconds) -> FrameState {

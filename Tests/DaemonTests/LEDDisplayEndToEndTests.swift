@@ -26,4 +26,25 @@ import Testing
         #expect(lit > 0, "no LED lit on \(spec)")
         #expect(try daemon.terminate() == 0)
     }
+
+    /// What `loaderctl render --mono` promises: the picture a MAX7219 chain lights, pixel for
+    /// pixel; here the daemon's own MAX7219 (its wire bytes decoded by `dry-run=FILE`) against
+    /// loaderctl's render of the same moment. Before, the render showed the grey edges drawn
+    /// under the LEDs' threshold, and a failure mark the modules show as a dotted cross was a
+    /// ring with a square hole in it.
+    @Test(arguments: [("linkedin", "0.6", "modules=8", "64x8"), ("worm", "0.3", "modules=1", "8x8"), ("quizup", "1.0", "modules=4", "32x8")])
+    func renderMonoIsWhatTheModulesLight(_ loader: String, _ at: String, _ modules: String, _ size: String) throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let leds = dir + "/leds.png", rendered = dir + "/render.png"
+        let daemon = try DaemonProcess(arguments: ["--display", "max7219:\(modules),dry-run=\(leds)", "--loader", loader, "--freeze-time", at])
+        #expect(eventually { (try? PNG.read(path: leds)).map { $0.bytes.contains(255) } ?? false }, "no LED lit:\n\(daemon.process.log)")
+        let render = try Spawned(Paths.products + "/loaderctl", ["render", loader, "--size", size, "--at", at, "--mono", "--output", rendered], logPath: dir + "/render.log")
+        #expect(try render.wait() == 0, "\(render.log)")
+        let lit = try PNG.read(path: leds), shown = try PNG.read(path: rendered)
+        #expect(shown == lit, "loaderctl render --mono differs from the LEDs")
+        #expect(shown.bytes.allSatisfy { $0 == 0 || $0 == 255 }, "a grey pixel in a picture of on/off LEDs")
+        #expect(try daemon.terminate() == 0)
+    }
 }
+

@@ -93,6 +93,21 @@ public final class MAX7219Display: Display {
         return (c, options, choice)
     }
 
+    /// `canvas` as the LEDs show it in threshold mode: opaque white where a pixel's luma is at
+    /// least `threshold`, opaque black elsewhere. `loaderctl render --mono` and `preview --mono`
+    /// draw through it, so their pictures are what the modules light, not the grey edges under it.
+    public static func lit(_ canvas: Canvas, threshold: Int = Configuration().threshold) -> Canvas {
+        var lit = canvas
+        let on = Color.white.premultiplied, off = Color.black.premultiplied
+        for y in 0..<canvas.height {
+            for x in 0..<canvas.width {
+                let p = canvas[x, y]
+                lit[x, y] = Int(LED8.luma(word: UInt32(p.r) | UInt32(p.g) << 8 | UInt32(p.b) << 16)) >= threshold ? on : off
+            }
+        }
+        return lit
+    }
+
     /// Opens the display a spec names, e.g. `max7219:spi=/dev/spidev0.0,modules=8` or
     /// `max7219:gpiochip=gpiochip0,clock=11,data=10,latch=8,modules=4,dry-run=true`.
     public static func open(_ spec: DisplaySpec) throws(DisplayOpenError) -> MAX7219Display {
