@@ -222,16 +222,18 @@ public struct Scene: Sendable {
             } else {
                 loader.draw(&context, in: layout, state: state)
             }
-            if phase == .exiting, loader.fadesOnExit, let stop = state.stop {
-                let duration = loader.exitDuration(stoppedAt: stop.at)
-                let remaining = Fixed.one - Fixed.ratio(state.elapsed - stop.at, Swift.max(1, duration))
-                fade(by: remaining.unitClamped)
-            }
             if waitsForFace && areas.message != nil && state.message.map({ !$0.isEmpty }) == true {
                 textDeferred = true
             } else if let messageArea = areas.message, let message = state.message {
                 MessageLine.draw(message, style: options.messageStyle, color: options.messageColor,
                                  into: &context, area: messageArea, elapsed: state.elapsed)
+            }
+            // The message fades with the loader: left whole, it would vanish in one frame when
+            // the mark comes.
+            if phase == .exiting, loader.fadesOnExit, let stop = state.stop {
+                let duration = loader.exitDuration(stoppedAt: stop.at)
+                let remaining = Fixed.one - Fixed.ratio(state.elapsed - stop.at, Swift.max(1, duration))
+                fade(by: remaining.unitClamped)
             }
         case .showingOutcome(let outcome):
             let start = state.stop.map { $0.at + loader.exitDuration(stoppedAt: $0.at) } ?? state.elapsed
@@ -251,9 +253,9 @@ public struct Scene: Sendable {
         }
     }
 
-    /// Multiplies every pixel by `opacity`: premultiplied pixels make this exactly a group fade.
+    /// Fades what was drawn this frame by `opacity` as one group, over the scene's background.
     mutating func fade(by opacity: Fixed) {
-        context.canvas.fade(by: opacity.unitByte)
+        context.canvas.fade(by: opacity.unitByte, toward: options.background.premultiplied)
     }
 }
 

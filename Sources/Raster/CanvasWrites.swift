@@ -42,6 +42,25 @@ extension Canvas {
         }
     }
 
+    /// The fade of what was drawn over `background`, the colour the canvas was cleared to: each
+    /// pixel moved toward it by 1 − `opacity`. For a pixel P = C + B(1 − Ca) (content C over
+    /// background B, premultiplied) that is o·P + (1 − o)·B = C·o + B(1 − Ca·o): exactly the
+    /// content's group fade, and the background stays as it is (a plain fade would take a
+    /// `screen.background` to black with the loader). Over a transparent one, `fade(by:)`.
+    public mutating func fade(by opacity: UInt8, toward background: Pixel) {
+        if background == .transparent { fade(by: opacity); return }
+        if opacity == 255 { return }
+        // Each part rounds to at most its share of 255 (o and 255 − o), so the sum cannot wrap.
+        let under = background.scaled(by: 255 - opacity)
+        let count = width * height
+        Canvas.withPixelsAndDrawn(&storage, &drawn) { pixels, _ in
+            for i in 0..<count where pixels[i] != background {
+                let p = pixels[i].scaled(by: opacity)
+                pixels[i] = Pixel(r: p.r &+ under.r, g: p.g &+ under.g, b: p.b &+ under.b, a: p.a &+ under.a)
+            }
+        }
+    }
+
     /// This canvas becomes `source` (the same size) scaled by `opacity`: a dimmed copy, made
     /// again each frame. Where `source` knows which pixels are clear only its drawn columns are
     /// copied (after clearing this canvas's own), and this canvas knows them too.

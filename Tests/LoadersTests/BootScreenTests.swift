@@ -165,6 +165,35 @@ import Testing
         #expect(out == out.sorted(by: >) && out[3] < out[0] / 10, "\(out)")
     }
 
+    @Test("a stop fades the loader and its message together, over a screen.background that stays")
+    func exitFadeKeepsTheBackground() throws {
+        let loader = try Catalog.make("pagedots", assignments: [(key: "screen.background", value: "#336699")])
+        var scene = Scene(loader: loader, width: 320, height: 240)
+        let background = Color(r: 0x33, g: 0x66, b: 0x99).premultiplied
+        let stop = StopState(at: 1_000_000, outcome: .success)
+        // The brightest pixel of the message's rows, and whether every other pixel is the background.
+        func frame(_ t: Int64, stopped: Bool) -> (message: Int, backgroundKept: Bool) {
+            scene.render(FrameState(elapsed: t, message: "Boot complete", stop: stopped ? stop : nil))
+            let canvas = scene.canvas
+            var brightest = 0, kept = true
+            for y in 0..<canvas.height {
+                for x in 0..<canvas.width {
+                    let p = canvas[x, y]
+                    if y >= canvas.height / 2 + 16 { brightest = max(brightest, Int(p.r) + Int(p.g) + Int(p.b)) }
+                    if x < 8 || y < 8 { kept = kept && p == background }
+                }
+            }
+            return (brightest, kept)
+        }
+        let before = frame(1_000_000, stopped: false)
+        let during = [50_000, 125_000, 200_000].map { frame(1_000_000 + $0, stopped: true) }
+        let mark = [0, 100_000].map { frame(1_000_000 + Scene.fadeDuration + $0, stopped: true) }
+        #expect(before.backgroundKept && during.allSatisfy(\.backgroundKept) && mark.allSatisfy(\.backgroundKept),
+                "the background darkened with the fade")
+        let messages = [before.message] + during.map(\.message)
+        #expect(messages == messages.sorted(by: >) && messages[3] < messages[0], "the message did not fade with the loader: \(messages)")
+    }
+
     @Test("golden frames: every loader on 8-row strips")
     func stripGoldens() {
         for name in Catalog.names {
