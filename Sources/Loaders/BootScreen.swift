@@ -44,7 +44,9 @@ public struct BootScreenLayout: Sendable, Equatable {
         case .pagedots, .skeleton:
             box = (u * 45 / 100, u * 12 / 100)
         case .shimmer:
-            box = (inner.width * 80 / 100, Swift.max(messageHeight, 9))
+            // The message is the loader: as wide as a message line, so a long one is cut where
+            // any loader's message line would cut it.
+            box = (inner.width, Swift.max(messageHeight, 9))
         case .quizup, .worm:
             box = (u * 14 / 100, u * 14 / 100)
         }
