@@ -9,11 +9,11 @@ import Raster
 /// (the small font for `font=auto`, which is the wider one per pixel of height, so whichever font
 /// `auto` then picks fits the fitted width): text width + 2 (a pixel of margin each side) by the
 /// font's box height. `Layout.fit` keeps that aspect, and the font and integer scale are then
-/// chosen from the fitted rectangle's pixel height: `auto` takes the small 3x5 font below 16
-/// pixels (scale ⌊h / 5⌋, at least 1; a 64x8 strip gets scale 1) and the large 5x7+2 font with
-/// the largest scale that fits from 16 pixels on — and also at exactly 9 pixels, where the large
-/// font at scale 1 is taller than the small one at scale 1 (a long message on a wide display). The text is centred in that rectangle; if it
-/// does not fit even so (a long message on a narrow display), its start is kept in whole glyphs.
+/// chosen from the fitted rectangle's pixel height: `auto` takes the large 5x7+2 font from 9
+/// pixels (scale ⌊h / 9⌋), its eight-row cut (`BitmapFont.large8`) at 8 pixels (a strip of
+/// MAX7219 modules) and the small 3x5 font below. The text is centred in that rectangle; if it
+/// does not fit even so (a long message on a narrow display), its start is kept in whole glyphs,
+/// or it scrolls on an LED matrix, at least eight pixels high where the matrix has them.
 /// On a screen with a loaded face (`TextFace`) the text is anti-aliased in that face instead,
 /// centred in the scene's shimmer box.
 public struct Shimmer: Loader {
@@ -27,7 +27,7 @@ public struct Shimmer: Loader {
         ParameterSpec("highlight", .color, default: "white@0.35", "peak of the highlight band (when textColor is set)"),
         ParameterSpec("duration", .seconds(0.05...60), default: "2.0", "length of one sweep"),
         ParameterSpec("repeatDelay", .seconds(0...60), default: "0", "rest after each sweep"),
-        ParameterSpec("font", .choice(["auto", "small", "large"]), default: "auto", "auto: small below 16 px of height, else large scaled"),
+        ParameterSpec("font", .choice(["auto", "small", "large"]), default: "auto", "auto: large from 9 px of height (scaled from 18), large in 8 rows at 8 px, small below"),
     ]
 
     /// Each preset sets every key of the look, so the result does not depend on the defaults.
@@ -91,12 +91,13 @@ public struct Shimmer: Loader {
         let font: BitmapFont
         switch fontChoice {
         case .small: font = .small
-        case .large: font = .large
+        case .large: font = pixelHeight >= BitmapFont.large.boxHeight ? .large : .large8
         case .auto:
-            // Small below 16 px, except where only the small font's scale 1 fits and the large
-            // font fits too (9 px): then the large one is the taller, finer text.
-            let small = BitmapFont.small, large = BitmapFont.large
-            font = pixelHeight >= 16 || (pixelHeight >= large.boxHeight && pixelHeight < 2 * small.boxHeight) ? large : small
+            // The finest font the height takes: the 5x7 from 9 pixels (scaled from 18), its
+            // eight-row cut on 8-pixel strips, the 3x5 below. (The 3x5 doubled, which 10 to 15
+            // pixels had, is blocky, and at 3x5 a g reads as a 9.)
+            let large = BitmapFont.large, large8 = BitmapFont.large8
+            font = pixelHeight >= large.boxHeight ? large : pixelHeight >= large8.boxHeight ? large8 : .small
         }
         return (font, Swift.max(1, pixelHeight / font.boxHeight))
     }
@@ -107,9 +108,12 @@ public struct Shimmer: Loader {
         // Layout.fit snaps the rectangle to whole pixels.
         let r = layout.rect
         var rect = PixelRect(x: r.x.floor, y: r.y.floor, width: r.width.rounded, height: r.height.rounded)
-        // A text too long for its line keeps its proportions only down to the small font's
-        // height: below that it is cut or scrolls (MessageLine) rather than shrinking to nothing.
-        let minimum = Swift.min(BitmapFont.small.boxHeight, context.canvas.height)
+        // A text too long for its line keeps its proportions only down to a font's height: below
+        // that it is cut or scrolls (MessageLine) rather than shrinking to nothing. The 5x7's
+        // eight rows where the canvas has them (a long message scrolls along an 8-LED strip in
+        // it), unless the small font was asked for.
+        let floor = fontChoice != .small && context.canvas.height >= BitmapFont.large8.boxHeight ? BitmapFont.large8 : BitmapFont.small
+        let minimum = Swift.min(floor.boxHeight, context.canvas.height)
         if rect.height < minimum {
             let y = Swift.max(0, Swift.min(context.canvas.height - minimum, rect.y + rect.height / 2 - minimum / 2))
             rect = PixelRect(x: rect.x, y: y, width: rect.width, height: minimum)

@@ -285,20 +285,26 @@ struct ShimmerTests {
 
     // MARK: Layout and the message
 
-    @Test("font: small at scale 1 on an 8 px strip, large scaled from 16 px")
+    @Test("font: the 5x7 in eight rows on an 8 px strip, the 5x7 from 9 px, scaled from 18")
     func fontChoice() throws {
         let loader = try makeShimmer()
-        #expect(loader.font(forHeight: 8).font.name == "small" && loader.font(forHeight: 8).scale == 1)
-        #expect(loader.font(forHeight: 9).font.name == "large" && loader.font(forHeight: 9).scale == 1)
-        #expect(loader.font(forHeight: 12).font.name == "small" && loader.font(forHeight: 12).scale == 2)
-        #expect(loader.font(forHeight: 16).font.name == "large" && loader.font(forHeight: 16).scale == 1)
-        #expect(loader.font(forHeight: 24).font.name == "large" && loader.font(forHeight: 24).scale == 2)
+        func choice(_ l: Shimmer, _ h: Int) -> String { let f = l.font(forHeight: h); return "\(f.font.name) \(f.scale)" }
+        #expect(choice(loader, 5) == "small 1" && choice(loader, 7) == "small 1")
+        #expect(choice(loader, 8) == "large-8 1")
+        #expect(choice(loader, 9) == "large 1" && choice(loader, 12) == "large 1" && choice(loader, 16) == "large 1")
+        #expect(choice(loader, 18) == "large 2" && choice(loader, 24) == "large 2")
         let small = try makeShimmer([("font", "small")])
-        #expect(small.font(forHeight: 24).font.name == "small" && small.font(forHeight: 24).scale == 4)
-        // On a 64x8 strip the text is the small font at scale 1, centred, every glyph pixel lit.
+        #expect(choice(small, 8) == "small 1" && choice(small, 24) == "small 4")
+        let large = try makeShimmer([("font", "large")])
+        #expect(choice(large, 8) == "large-8 1" && choice(large, 9) == "large 1")
+        // On a 64x8 strip the text is the eight-row 5x7 at scale 1, centred, every glyph pixel lit.
         let canvas = render(loader, 64, 8, at: 0.5)
-        let (mask, _, _) = glyphMask("Loading", font: .small, scale: 1, rect: PixelRect(x: 0, y: 0, width: 64, height: 8), width: 64, height: 8)
+        let (mask, _, _) = glyphMask("Loading", font: .large8, scale: 1, rect: PixelRect(x: 0, y: 0, width: 64, height: 8), width: 64, height: 8)
         for y in 0..<8 { for x in 0..<64 { #expect((canvas[x, y].a != 0) == (mask[x, y] != 0), "(\(x), \(y))") } }
+        // A message too long for a 32x8 strip scrolls in it too, over the strip's whole height.
+        let long = render(loader, 32, 8, at: 1.5, message: "Starting services")
+        let rows = (0..<8).filter { y in (0..<32).contains { long[$0, y].a != 0 } }
+        #expect(rows.count >= 6 && rows.first! <= 1, "rows lit: \(rows)")
     }
 
     @Test("the message replaces the text, and its proportions set the design size")
@@ -376,7 +382,7 @@ struct ShimmerTests {
 
     // MARK: Golden frames
 
-    @Test("golden frames: presets at 64x8 (small font) and 160x24 (large font)",
+    @Test("golden frames: presets at 64x8 (the eight-row 5x7) and 160x24 (the 5x7)",
           arguments: [("grok", 0.5), ("chatgpt", 0.5), ("calm", 1.0)])
     func golden(preset: String, t: Double) throws {
         let loader = try makeShimmer([("preset", preset)])

@@ -9,7 +9,7 @@ import Darwin
 
 @testable import Raster
 
-private let fonts: [BitmapFont] = [.small, .large]
+private let fonts: [BitmapFont] = [.small, .large, .large8]
 private let printable: [Unicode.Scalar] = (0x20...0x7E).map { Unicode.Scalar(UInt8($0)) }
 
 /// The canvas as ASCII art: '#' where anything was drawn, '.' elsewhere, rows joined by "\n".
@@ -53,6 +53,33 @@ private func rendered(_ text: String, _ font: BitmapFont, scale: Int = 1, margin
         #expect((s.cellWidth, s.cellHeight, s.descent, s.advance, s.lineHeight) == (3, 5, 0, 4, 6))
         #expect((l.cellWidth, l.cellHeight, l.descent, l.advance, l.lineHeight) == (5, 7, 2, 6, 10))
         #expect(s.height() == 5 && l.height() == 9 && l.height(scale: 3) == 27)
+        let e = BitmapFont.large8
+        #expect((e.cellWidth, e.cellHeight, e.descent, e.advance, e.lineHeight) == (5, 7, 1, 6, 9))
+    }
+
+    @Test func eightRowLarge() {
+        // Capitals and the x-height as the large font; a descender gives up a repeated body row
+        // and keeps its tail in the eighth row.
+        let expected = """
+            ####...............#.............................................
+            #...#..............#.............................................
+            #...#..###...###..####.........####.#...#.####...####.#...#..##..
+            ####..#...#.#...#..#..........#...#.#...#.#...#.#.....#...#......
+            #...#.#...#.#...#..#..........#...#.#...#.#...#..###..#...#..##..
+            #...#.#...#.#...#..#..#........####..####.####......#..####..##..
+            ####...###...###....##............#.....#.#.....####......#...#..
+            ...............................###...###..#............###...#...
+            """
+        #expect(art(rendered("Boot gypsy;", .large8)) == expected)
+        for scalar in ["g", "j", "p", "q", "y", ",", ";", "_"] as [Unicode.Scalar] {
+            let nine = BitmapFont.large, eight = BitmapFont.large8
+            // The tail, the lowest lit row of the nine, is the lowest of the eight.
+            func lowest(_ font: BitmapFont) -> (row: Int, pixels: [Bool]) {
+                let row = (0..<font.boxHeight).last { y in (0..<5).contains { font.isLit(scalar, x: $0, y: y) } }!
+                return (row, (0..<5).map { font.isLit(scalar, x: $0, y: row) })
+            }
+            #expect(lowest(eight).pixels == lowest(nine).pixels && lowest(eight).row == 7, "'\(scalar)' lost its tail")
+        }
     }
 
     @Test(arguments: fonts) func everyGlyphIsDrawnAndDistinct(font: BitmapFont) {

@@ -67,6 +67,35 @@ public struct BitmapFont: Sendable {
         self.accents = accents
     }
 
+    /// `font` with one descender row fewer (see `large8`). Traps when a glyph reaching the last
+    /// row has no body row equal to the one above it to give up: a static table's mistake.
+    init(oneRowShorter font: BitmapFont, name: String) {
+        precondition(font.descent >= 1)
+        self.name = name
+        cellWidth = font.cellWidth
+        cellHeight = font.cellHeight
+        descent = font.descent - 1
+        advance = font.advance
+        lineHeight = font.lineHeight - 1
+        let width = UInt64(font.cellWidth), rows = font.boxHeight, rowMask: UInt64 = (1 << width) - 1
+        func row(_ bits: UInt64, _ r: Int) -> UInt64 { bits >> (UInt64(r) * width) & rowMask }
+        // Rows 0 ..< r kept, row r given up, the rows below it moved up one.
+        func without(_ bits: UInt64, row r: Int) -> UInt64 {
+            let below = UInt64(r) * width
+            return bits & ((1 << below) - 1) | (bits >> (below + width)) << below
+        }
+        glyphs = font.glyphs.map { bits in
+            if row(bits, rows - 1) == 0 { return bits }
+            let repeated = (2..<font.cellHeight).first { row(bits, $0) == row(bits, $0 - 1) }
+            guard let repeated else { preconditionFailure("\(name): a glyph reaching the last row has no row to give up") }
+            return without(bits, row: repeated)
+        }
+        // The cedilla (the only accent below the baseline) keeps its lower row.
+        accents = font.accents.map { bits in
+            row(bits, rows - 1) == 0 ? bits : without(bits, row: rows - 2)
+        }
+    }
+
     // MARK: Glyph lookup
 
     /// Index into `glyphs` for `scalar`: its own glyph if printable ASCII, its base letter's if a

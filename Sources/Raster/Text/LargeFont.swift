@@ -7,6 +7,13 @@ extension BitmapFont {
     /// "O". Every glyph differs from every other. The fallback is a hollow box.
     public static let large = BitmapFont(name: "large", cellWidth: 5, cellHeight: 7, descent: 2,
                                          lineHeight: 10, art: largeArt, accents: largeAccents)
+
+    /// `large` in eight rows, for strips eight LEDs high (a row of MAX7219 modules), as 5x8
+    /// character LCDs draw it: capitals, digits and the x-height as `large`, descenders one row
+    /// deep. A glyph that reaches the ninth row gives up one row of its body that repeats the
+    /// row above it (the middle of a g, p, q or y, of a j's stem, the blank above a comma), so
+    /// it moves up a row with its tail whole; the rest lose their empty ninth row.
+    public static let large8 = BitmapFont(oneRowShorter: .large, name: "large-8")
 }
 
 /// Accents in rows 0 and 1, above the x-height (cedilla in the descent rows 7 and 8), in
