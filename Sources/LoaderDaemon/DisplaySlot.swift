@@ -99,12 +99,21 @@ final class DisplaySlot {
     var stateName: String { waiting ? "waiting" : lastError == nil ? "ok" : "failing" }
 
     /// The device node a spec names: `fb:` its device (default /dev/fb0), `drm:` a device path
-    /// (not `auto`). nil for displays that are not waited for.
+    /// (not `auto`), an LED display's SPI device (default /dev/spidev0.0) or GPIO chip, as a
+    /// path or /dev/gpiochipN by name or number (a chip named by its label has no path to wait
+    /// for). nil for displays that are not waited for. An SPI or GPIO node appears when its
+    /// driver is loaded, which at boot may be after loaderd starts, as a screen's driver may be.
     static func devicePath(_ spec: DisplaySpec) -> String? {
         let device = spec.options.last(where: { $0.key == "device" })?.value
         switch spec.type {
         case "fb": return device ?? "/dev/fb0"
         case "drm": return device == nil || device == "auto" ? nil : device
+        case "max7219", "apa102", "sk9822", "ws2812", "sk6812":
+            if let dryRun = spec["dry-run"], parseYesNo(dryRun) != false { return nil }  // opens no device
+            guard let chip = spec["gpiochip"] else { return spec["spi"] ?? "/dev/spidev0.0" }
+            if chip.hasPrefix("/") { return chip }
+            if chip.hasPrefix("gpiochip") { return "/dev/" + chip }
+            return !chip.isEmpty && chip.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) ? "/dev/gpiochip" + chip : nil
         default: return nil
         }
     }

@@ -43,6 +43,32 @@ import Glibc
         #expect(!p.log.contains("no display left"))
     }
 
+    /// An LED display's SPI device is waited for as a screen's is: at boot /dev/spidev0.0 appears
+    /// when the SPI driver is loaded, which may be after loaderd starts. Before, a missing one
+    /// ended the daemon at start, the working displays with it.
+    @Test func anLEDDisplayWhoseSPIDeviceIsMissingIsWaitedForAndTheOthersGoOn() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let missing = dir + "/later/spidev0.0", image = dir + "/frame.ppm", sock = dir + "/s.sock"
+        let p = try Spawned(Paths.loaderd, ["--socket", sock, "--display-timeout", "1",
+                                            "--display", "image:path=\(image),size=32x8",
+                                            "--display", "max7219:spi=\(missing),modules=4", "--loader", "linkedin"], logPath: dir + "/log")
+        try waitUntilListening(sock, p)
+        let c = try Client(path: sock)
+        #expect(displays(c).map { $0["state"] as? String } == ["ok", "waiting"], "\(p.log)")
+        #expect(p.log.contains("max7219:\(missing): \(missing) does not exist (yet); waiting for it to appear"), "\(p.log)")
+        #expect(eventually { displays(c).count == 1 }, "the missing display was not given up: \(p.log)")
+        #expect(try c.request("progress 70") == "OK progress 70")
+        let before = bytes(image)
+        #expect(eventually { bytes(image) != before }, "the image display stopped being drawn: \(p.log)")
+        p.signal(SIGTERM)
+        #expect(try p.wait() == 0, "\(p.log)")
+        #expect(p.log.contains("<3>max7219:\(missing): \(missing) did not appear within 1 s (display_timeout); giving up on this display"), "\(p.log)")
+        // A bad value is still an error at start, waited-for device or not.
+        let bad = try Spawned(Paths.loaderd, ["--socket", sock, "--display", "max7219:spi=\(missing),modules=0"], logPath: dir + "/log-bad")
+        #expect(try bad.wait() != 0 && !bad.log.contains("waiting"), "\(bad.log)")
+    }
+
     /// A display whose device is missing is waited for, but a bad value in its spec is an error
     /// at start, as for a display that exists: found at boot, not when the device appears.
     @Test func aWaitedDisplayWithABadValueIsRefusedAtStart() throws {
