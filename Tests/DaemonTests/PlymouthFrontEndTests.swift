@@ -185,6 +185,11 @@ struct PlymouthFrontEndTests {
         try good.send(RawPlymouthClient.frame("P"))
         #expect(try good.receive(1) == Self.ack)
         #expect(daemon.process.log.contains("broke the framing"))
+        // Each says how: the shipped build once logged "(cannot print value in embedded Swift)".
+        for why in ["after the command came byte 1, where 0 (no argument) or 2 (an argument follows) belongs",
+                    "an argument of length 0", "an argument that does not end with a NUL byte"] {
+            #expect(daemon.process.log.contains("broke the framing: " + why), "\(daemon.process.log)")
+        }
         #expect(try daemon.terminate() == 0)
     }
 
