@@ -525,16 +525,17 @@ public final class Daemon {
         guard let type = Catalog.type(named: name) else {
             return .failure(ProtocolError(.unknownLoader, "unknown loader '\(RequestParser.quote(Substring(name)))'; loaders: " + Catalog.names.joined(separator: ", ")))
         }
-        if let session = state.session, session.name == type.name, session.assignments == assignments, session.stop == nil {
-            return .success("OK running \(type.name)")
-        }
-        let loader: AnyLoader
-        do {
-            loader = try Catalog.make(type.name, assignments: assignments.map { ($0.key, $0.value) })
+        let parameters: Parameters
+        do throws(LoaderError) {
+            parameters = try Catalog.parameters(of: type, assignments: assignments.map { ($0.key, $0.value) })
         } catch {
             return .failure(ProtocolError(.badParameter, error.description))
         }
-        state.start(name: type.name, assignments: assignments, loader: loader, now: now)
+        if let session = state.session, session.name == type.name, session.parameters.hasSameValues(as: parameters), session.stop == nil {
+            return .success("OK running \(type.name)")
+        }
+        let loader = type.make(parameters)
+        state.start(name: type.name, assignments: assignments, parameters: parameters, loader: loader, now: now)
         for slot in slots { slot.scene = makeScene(loader, for: slot) }
         sessionChanged(now: now)
         // Routine: boot scripts start loaders all the time (info filled 13.8 MB in 5 min of load).

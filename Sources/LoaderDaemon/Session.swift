@@ -5,6 +5,8 @@ import Loaders
 struct Session {
     let name: String
     let assignments: [Assignment]
+    /// The values `assignments` gave, with the defaults: what "the same parameters" compares.
+    let parameters: Parameters
     let loader: AnyLoader
     /// CLOCK_MONOTONIC nanoseconds of `start`: elapsed time is derived from it, never accumulated.
     let startedAt: Int64
@@ -53,8 +55,8 @@ struct DaemonState {
     }
 
     /// A new session starts at `now`; a progress already set carries over, settled.
-    mutating func start(name: String, assignments: [Assignment], loader: AnyLoader, now: Int64) {
-        session = Session(name: name, assignments: assignments, loader: loader, startedAt: now, stop: nil)
+    mutating func start(name: String, assignments: [Assignment], parameters: Parameters, loader: AnyLoader, now: Int64) {
+        session = Session(name: name, assignments: assignments, parameters: parameters, loader: loader, startedAt: now, stop: nil)
         if let progressTarget { progress = ProgressState(Self.fixed(progressTarget)) }
     }
 

@@ -43,10 +43,12 @@ public enum Catalog {
     /// Validates `assignments` against the loader's parameters and builds it.
     public static func make(_ name: String, assignments: [(key: String, value: String)] = []) throws(LoaderError) -> AnyLoader {
         guard let kind = type(named: name) else { throw .unknownLoader(name) }
-        do {
-            let parameters = try Parameters(loader: kind.name, specs: kind.parameters, presets: kind.presets, assignments: assignments)
-            return kind.make(parameters)
-        } catch {
+        return kind.make(try parameters(of: kind, assignments: assignments))
+    }
+
+    /// `assignments` validated against `kind`'s parameters, with the defaults of the rest.
+    public static func parameters(of kind: LoaderKind, assignments: [(key: String, value: String)]) throws(LoaderError) -> Parameters {
+        do { return try Parameters(loader: kind.name, specs: kind.parameters, presets: kind.presets, assignments: assignments) } catch {
             throw .parameter(error)
         }
     }

@@ -213,6 +213,13 @@ public struct Parameters: Sendable {
 
     public subscript(key: String) -> ParameterValue? { values.first(where: { $0.key == key })?.value }
 
+    /// Whether `other` gives the loader the same values, however they were written: in another
+    /// order, a default spelled out, a colour by name or by number.
+    public func hasSameValues(as other: Parameters) -> Bool {
+        loader == other.loader && screen == other.screen && values.count == other.values.count
+            && values.allSatisfy { other[$0.key] == $0.value }
+    }
+
     // Typed accessors. A key or type mismatch here is a programmer error in a loader: it traps.
     public func color(_ key: String) -> Color {
         guard case .color(let c)? = self[key] else { preconditionFailure("\(loader): no colour parameter \(key)") }

@@ -21,6 +21,12 @@ import Testing
         #expect(try c.request("start   LinkedIn  ") == "OK running linkedin")
         #expect(try c.request("start linkedin duration=2") == "OK started linkedin")
         #expect(try c.request("start linkedin duration=2") == "OK running linkedin")
+        // "The same parameters" are the same values, however they are written.
+        #expect(try c.request("start linkedin fill=red duration=2") == "OK started linkedin")
+        #expect(try c.request("start linkedin duration=2.0 fill=red") == "OK running linkedin")
+        #expect(try c.request("start linkedin duration=2 fill=blue") == "OK started linkedin")
+        #expect(try c.request("start linkedin duration=2") == "OK running linkedin", "blue is fill's default")
+        #expect(try c.request("start linkedin duration=2 bogus=1").hasPrefix("ERR"))
         let running = try c.request("status")
         #expect(running.contains("\"loader\":\"linkedin\",\"state\":\"running\""))
         #expect(try c.request("progress 40") == "OK progress 40")
