@@ -49,7 +49,7 @@ public enum ParameterType: Sendable {
         case .text(let n): return "text of at most \(n) characters"
         case .choice(let words): return "one of " + words.joined(separator: ", ")
         case .curve: return "x1,y1,x2,y2 of a cubic-bezier curve, x1 and x2 from 0 to 1, y from -2 to 3"
-        case .bool: return "true or false"
+        case .bool: return "true or false (or yes/no, on/off, 1/0)"
         }
     }
 }

@@ -38,7 +38,7 @@ struct LEDOptionReader {
 
     func bool(_ key: String, default value: Bool) throws(DisplaySpecError) -> Bool {
         guard let text = spec[key] else { return value }
-        guard let flag = parseYesNo(text) else { throw error("'\(key)' must be true or false, got '\(text)'") }
+        guard let flag = parseYesNo(text) else { throw error("'\(key)' must be true or false (or yes/no, on/off, 1/0), got '\(text)'") }
         return flag
     }
 

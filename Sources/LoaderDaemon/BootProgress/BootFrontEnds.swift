@@ -94,7 +94,7 @@ final class BootFrontEnds {
             switch BootTimeline.load(path: settings.timelinePath) {
             case .success(let t?):
                 previous = t
-                logger.info("boot timeline \(settings.timelinePath): \(t.units.count) units over \(BootTimeline.seconds(t.total)) s")
+                logger.info("boot timeline \(settings.timelinePath): \(t.units.count) unit\(t.units.count == 1 ? "" : "s") over \(BootTimeline.seconds(t.total)) s")
             case .success(nil) where loaderd_root_is_in_memory() != 0:
                 // The initramfs: the real root's /var/lib/loaderd is not here (readTimelineInRealRoot).
                 logger.info("no boot timeline at \(settings.timelinePath) in the initramfs: the real root's is read once PID 1 has switched there; until then progress is an estimate")
@@ -376,7 +376,7 @@ extension BootFrontEnds {
         switch BootTimeline.load(path: settings.timelinePath) {
         case .success(let t?):
             estimator.adopt(previous: t)
-            logger.info("boot timeline \(settings.timelinePath), read in the real root: \(t.units.count) units over \(BootTimeline.seconds(t.total)) s")
+            logger.info("boot timeline \(settings.timelinePath), read in the real root: \(t.units.count) unit\(t.units.count == 1 ? "" : "s") over \(BootTimeline.seconds(t.total)) s")
         case .success(nil):
             break
         case .failure(let e):
@@ -389,7 +389,7 @@ extension BootFrontEnds {
         let timeline = estimator.timeline(endedAt: elapsed(now))
         do {
             try timeline.save(path: settings.timelinePath)
-            logger.info("boot timeline: \(timeline.units.count) units over \(BootTimeline.seconds(timeline.total)) s saved to \(settings.timelinePath)")
+            logger.info("boot timeline: \(timeline.units.count) unit\(timeline.units.count == 1 ? "" : "s") over \(BootTimeline.seconds(timeline.total)) s saved to \(settings.timelinePath)")
         } catch {
             logger.warning("boot timeline not saved: \(error)")
         }
