@@ -61,7 +61,7 @@ public enum PsplashCommand: Equatable, Sendable {
         return Swift.max(-100, Swift.min(100, negative ? -value : value))
     }
 
-    /// Bytes as text: invalid UTF-8 is replaced, control characters dropped (one line).
+    /// Bytes as text: invalid UTF-8 is replaced, each control character a space (one line).
     static func text(_ bytes: some Collection<UInt8>) -> String {
         var out = ""
         // Control characters (a tab, a stray CR) become spaces, so words stay apart on screen.
