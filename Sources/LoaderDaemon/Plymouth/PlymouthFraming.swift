@@ -82,16 +82,6 @@ public enum PlymouthFramingError: Error, Equatable, Sendable {
     case missingNUL
 }
 
-extension PlymouthFramingError: CustomStringConvertible {
-    public var description: String {
-        switch self {
-        case .badHeader(let byte): return "after the command came byte \(byte), where 0 (no argument) or 2 (an argument follows) belongs"
-        case .zeroLength: return "an argument of length 0 (it counts its final NUL, so is at least 1)"
-        case .missingNUL: return "an argument that does not end with a NUL byte"
-        }
-    }
-}
-
 /// Incremental parser of a request stream: pipelined requests, requests split across reads.
 /// Holds at most one argument (≤ 255 bytes), so its memory is bounded by the protocol itself.
 public struct PlymouthParser {

@@ -139,3 +139,15 @@ final class PlymouthServer {
         connections.removeAll()
     }
 }
+
+/// What broke the framing, for the log line that drops the client (here rather than beside the
+/// error: PlymouthFraming.swift is compiled into the fuzzer with the standard library alone).
+extension PlymouthFramingError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .badHeader(let byte): return "after the command came byte \(byte), where 0 (no argument) or 2 (an argument follows) belongs"
+        case .zeroLength: return "an argument of length 0 (it counts its final NUL, so is at least 1)"
+        case .missingNUL: return "an argument that does not end with a NUL byte"
+        }
+    }
+}
