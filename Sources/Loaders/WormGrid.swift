@@ -115,7 +115,9 @@ public struct WormGrid: Loader {
     private func drawBlocks(_ grid: PixelBlockGrid, _ canvas: inout Canvas, head: Fixed?) {
         for row in 0..<3 {
             for column in 0..<3 {
-                let block = Rectangle(grid.block(row: row, column: column))
+                // Square corners; a rounded rectangle's fill is the one already kept out of line
+                // (a plain Rectangle's would be one more specialised copy of the compositor).
+                let block = RoundedRectangle(grid.block(row: row, column: column), cornerRadius: .zero)
                 canvas.fill(block, with: .solid(baseColor))
                 let opacity = overlay(serial: WormGrid.serials[row * 3 + column], head: head).opacity
                 if opacity.raw > 0 { canvas.fill(block, with: .solid(headColor), opacity: opacity) }
