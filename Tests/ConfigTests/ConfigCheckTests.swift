@@ -41,6 +41,41 @@ struct ConfigCheckTests {
         ])
     }
 
+    /// A display's option parser stops at its first problem; the table is still reported whole,
+    /// each bad key at its value, and not blamed for what leaving a bad key out caused.
+    @Test func everyBadKeyOfADisplayTableIsReported() {
+        let fb = errors("""
+            [[display]]
+            type = "fb"
+            device = "/dev/fb0"
+            scale = 0
+            rotate = 45
+            anchor = "middle"
+            """)
+        #expect(fb.count == 3, "\(fb)")
+        #expect(fb.first == "loaderd.toml:4:9: display.scale: scale=0: expected a whole number from 1 to 256")
+        #expect(fb.dropFirst().first == "loaderd.toml:5:10: display.rotate: rotate=45: expected 0, 90, 180 or 270 (degrees clockwise)")
+        #expect(fb.last?.hasPrefix("loaderd.toml:6:10: display.anchor: anchor=middle: expected one of center,") == true)
+        let image = errors("""
+            [[display]]
+            type = "image"
+            path = "/tmp/r.png"
+            size = "64x32"
+            fps = 0
+            background = "nope"
+            """)
+        #expect(image.count == 2 && image[0].hasPrefix("loaderd.toml:5:7: display.fps: fps='0' must be a whole number from 1 to 240")
+                && image[1].hasPrefix("loaderd.toml:6:14: display.background: background='nope': "), "\(image)")
+        // A bad required key is its own error: no "missing path=" or "'size' is required" after it.
+        #expect(errors("[[display]]\ntype = \"image\"\npath = \"/tmp/r.gif\"\nsize = \"0x5\"\n") == [
+            "loaderd.toml:3:8: display.path: path='/tmp/r.gif': the image display writes .ppm or .png, not .gif",
+            "loaderd.toml:4:8: display.size: size='0x5' is not WxH with sides from 1 to 4096 (e.g. 64x32)",
+        ])
+        #expect(errors("[[display]]\ntype = \"apa102\"\nsize = \"0x0\"\nbrightness = 101\ndry-run = true\n").count == 2)
+        // One about the whole display is still reported, at the table.
+        #expect(errors("[[display]]\ntype = \"image\"\nsize = \"8x8\"\n") == ["loaderd.toml:1:1: display: missing path=FILE (.ppm or .png)"])
+    }
+
     @Test func aFileOfThousandsOfErrorsIsReportedInPart() {
         let text = "[daemon]\n" + (0..<5000).map { "k\($0) = 1\n" }.joined()
         let all = errors(text)

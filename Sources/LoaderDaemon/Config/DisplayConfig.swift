@@ -79,23 +79,67 @@ extension ConfigDecoder {
         let spec = DisplaySpec(type: type, options: options)
         // Values, once the keys are right (the check stops at its first problem, which would
         // otherwise be an unknown key reported above).
-        if usable {
-            do { try DisplayFactory.check(spec) } catch { report(placed(error, entries: entries, table: table)) }
-        }
+        if usable { checkValues(spec, entries: entries, table: table) }
         return spec
     }
 
-    /// A display's refusal at the value it is about: its messages begin with the key
-    /// (`rotate=45: …`, `'modules' must be …`, `'rows' must divide …`, `size='9x' is not …`); one
-    /// about the whole display (a missing `path`) is placed at the table.
-    private func placed(_ failure: DisplaySpecError, entries: [TOMLEntry], table: TOMLTable) -> ConfigError {
+    /// Every bad value of the table, each at its place. A display's option parser (the one its
+    /// `--display` and its opening use) stops at its first problem, and making each parser
+    /// collect instead would mean a second copy of every display's rules; so the parser is asked
+    /// again with each refused key left out (its default standing in) until it accepts the rest
+    /// or refuses the display as a whole. At most a round or two per key.
+    ///
+    /// A key a display cannot do without (`path`, `size`) is not left out but given a valid
+    /// stand-in value (`standIns`), so that the keys after it are checked too; and a refusal that
+    /// only the leaving out caused (`missing path=FILE`) is not reported: the key's own error was.
+    private mutating func checkValues(_ spec: DisplaySpec, entries: [TOMLEntry], table: TOMLTable) {
+        var remaining = spec
+        var left: [String] = []
+        var stoodIn: [String] = []
+        while true {
+            do throws(DisplaySpecError) {
+                try DisplayFactory.check(remaining)
+                return
+            } catch {
+                guard let about = entry(about: error, entries: entries), remaining[about.key] != nil else {
+                    let cause = left.first { Self.mentions(error.message, key: $0) }
+                    if let cause, !stoodIn.contains(cause), let value = Self.standIns[cause] {
+                        stoodIn.append(cause)
+                        remaining.options.append(DisplaySpec.Option(cause, value))
+                        continue
+                    }
+                    if cause == nil { report(self.error(error.message, at: table.position, key: "display")) }
+                    return
+                }
+                // A stand-in refused (another key makes it wrong): the key's own error stands.
+                if stoodIn.contains(about.key) { return }
+                report(self.error(error.message, at: about.value.position, key: "display." + about.key))
+                left.append(about.key)
+                remaining.options.removeAll { $0.key == about.key }
+            }
+        }
+    }
+
+    /// Values every display that requires the key accepts, standing in for a refused one.
+    private static let standIns = ["path": "/loaderd-check.ppm", "size": "8x8"]
+
+    /// The entry a display's refusal is about: its messages begin with the key (`rotate=45: …`,
+    /// `'modules' must be …`, `'rows' must divide …`, `size='9x' is not …`); nil for one about
+    /// the whole display (a missing `path`).
+    private func entry(about failure: DisplaySpecError, entries: [TOMLEntry]) -> TOMLEntry? {
         let message = failure.message
-        let about = entries.filter { e in
+        return entries.filter { e in
             message.hasPrefix(e.key + "=") || message.hasPrefix("'" + e.key + "'")
         }.max { $0.key.utf8.count < $1.key.utf8.count }
-        if let about {
-            return error(message, at: about.value.position, key: "display." + about.key)
+    }
+
+    /// Whether `message` names `key` as an option (`path=`, `'size'`), as "missing path=FILE" does.
+    /// (On the UTF-8 bytes: Embedded Swift's String has no substring search.)
+    private static func mentions(_ message: String, key: String) -> Bool {
+        let text = Array(message.utf8)
+        for needle in [Array((key + "=").utf8), Array(("'" + key + "'").utf8)] where needle.count <= text.count {
+            for i in 0...(text.count - needle.count) where text[i..<(i + needle.count)].elementsEqual(needle) { return true }
         }
-        return error(message, at: table.position, key: "display")
+        return false
     }
 }
