@@ -27,6 +27,30 @@ import Testing
         #expect(automatic.applying(DaemonConfiguration(try Config.parse("[screen]\nmargin = 3\n"), path: "x").screen).font == .automatic)
     }
 
+    /// A number where a path, a font or a colour is expected is a slip, not a name: refused as the
+    /// rest of the file refuses a value of the wrong type, at its line and column; and the other
+    /// way round, a number or a boolean in quotes.
+    @Test func screenValuesOfTheWrongTypeAreRefused() {
+        func errors(_ text: String) -> [String] {
+            do { _ = try Config.parse(text, source: "loaderd.toml"); return [] } catch { return error.all.map { $0.description } }
+        }
+        #expect(errors("[screen]\nlogo = 5\nfont = 3\n") == [
+            "loaderd.toml:2:8: screen.logo: expected a string, got 5",
+            "loaderd.toml:3:8: screen.font: expected a string, got 3",
+        ])
+        #expect(errors("[screen]\nmargin = \"12\"\nmono = \"true\"\nloader_size = 1.5\n") == [
+            #"loaderd.toml:2:10: screen.margin: expected a whole number from 0 to 1000, written without quotes, got "12""#,
+            #"loaderd.toml:3:8: screen.mono: expected true or false, written without quotes, got "true""#,
+            "loaderd.toml:4:15: screen.loader_size: expected a whole number from 10 to 400, got 1.5",
+        ])
+        // [loader.parameters] takes the words of `loaderctl start` (quoted numbers too), but
+        // text is still a string.
+        #expect(errors("[loader]\nname = \"shimmer\"\nparameters = { text = 5, duration = \"1.2\" }\n") == [
+            "loaderd.toml:3:23: loader.parameters.text: expected a string, got 5",
+        ])
+        #expect(errors("[loader]\nname = \"linkedin\"\nparameters = { duration = 1.2, fill = \"red\" }\n").isEmpty)
+    }
+
     @Test func badScreenValuesNameTheKeyAndWhatIsAccepted() {
         #expect(throws: ConfigError.self) { try Config.parse("[screen]\nmargin = -3\n") }
         #expect(throws: ConfigError.self) { try Config.parse("[screen]\nbackground = \"nope\"\n") }

@@ -342,6 +342,7 @@ struct ConfigDecoder {
             if let name = l.name {
                 do {
                     try Catalog.validate(name, assignments: l.parameters.assignments)
+                    if case .table(let t) = parametersEntry.value.kind { checkParameterKinds(t, loader: name) }
                 } catch {
                     report(parameterError(error, name: name, entry: parametersEntry))
                 }
