@@ -91,7 +91,8 @@ public final class LogSink: @unchecked Sendable {  // used by the daemon's one t
     init(fd: Int32) {
         var st = stat()
         guard fstat(fd, &st) == 0 else { path = .none; prefixesPriority = false; return }
-        prefixesPriority = isatty(fd) == 0
+        // Standard error under systemd, a pipe in the tests: the one rule (StandardErrorPriority).
+        prefixesPriority = fd == 2 ? StandardErrorPriority.prefixed : isatty(fd) == 0
         if loaderd_s_issock(st.st_mode) != 0 {
             path = .socket
         } else if loaderd_s_isfifo(st.st_mode) != 0 || loaderd_s_ischr(st.st_mode) != 0 {

@@ -273,10 +273,11 @@ struct Loaderd {
 
     func fail(_ message: String) -> Never { fail([message]) }
 
-    /// Each message on a line of its own, with the error priority journald reads.
+    /// Each message on a line of its own, with the error priority journald reads (not on a
+    /// terminal: the daemon's log lines' rule, StandardErrorPriority).
     func fail(_ messages: [String]) -> Never {
         var text = ""
-        for message in messages { text += "<3>loaderd: " + message + "\n" }
+        for message in messages { text += StandardErrorPriority.prefix(3) + "loaderd: " + message + "\n" }
         text.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
         CLinux.exit(1)
     }

@@ -118,7 +118,7 @@ enum SplashEnd {
         case .restored: writeOut("loaderd: the console is back in text mode\n")
         case .alreadyText, .noTerminal: break
         case .failed(let why):
-            printError("<3>loaderd: " + why)
+            printError(StandardErrorPriority.prefix(3) + "loaderd: " + why)
             return 1
         }
         return 0

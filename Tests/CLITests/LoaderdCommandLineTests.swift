@@ -63,4 +63,45 @@ struct LoaderdCommandLineTests {
         #expect(bad.stderr.contains("\(config): loader linkedin: linkedin: invalid duration=0.01: expected seconds from 0.05 to 60"), "\(bad.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/s") && !FileManager.default.fileExists(atPath: dir + "/frame.ppm"))
     }
+
+    /// A refused config file on a terminal reads as the daemon's own log does there: no syslog
+    /// priority prefix (that is for journald), which a pipe still gets.
+    @Test(.timeLimit(.minutes(1))) func checkConfigOnATerminalHasNoPriorityPrefix() throws {
+        let dir = try Binary.temporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/ranges.toml"
+        try "[daemon]\nmax_clients = 0\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let expected = "loaderd: \(file):2:15: daemon.max_clients: expected an integer from 1 to 4096, got 0"
+        let piped = try Binary.run("loaderd", ["--check-config", file])
+        #expect(piped.status == 1 && piped.stderr == "<3>" + expected + "\n", "\(piped.stderr)")
+
+        // The same on a pseudo-terminal as standard error.
+        // (posix_openpt and ptsname are hidden by Glibc's module, and the _IOW macros are not
+        // imported: TIOCSPTLCK and TIOCGPTN as asm-generic numbers them, x86 and ARM alike.)
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        try #require(master >= 0)
+        defer { close(master) }
+        var unlock: CInt = 0, number: CUnsignedInt = 0
+        try #require(ioctl(master, UInt(0x4004_5431), &unlock) == 0 && ioctl(master, UInt(0x8004_5430), &number) == 0)
+        let terminal = try #require(FileHandle(forWritingAtPath: "/dev/pts/\(number)"))
+        let process = Process()
+        process.executableURL = Binary.productsDirectory.appendingPathComponent("loaderd")
+        process.arguments = ["--check-config", file]
+        process.standardError = terminal
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try terminal.close()
+        #expect(process.terminationStatus == 1)
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
+        while true {
+            let n = read(master, &buffer, buffer.count)
+            if n <= 0 { break }
+            bytes += buffer[..<n]
+        }
+        // The terminal turns each \n into \r\n.
+        #expect(String(decoding: bytes, as: UTF8.self) == expected + "\r\n")
+    }
 }

@@ -368,7 +368,7 @@ public final class FramebufferDisplay: Display {
 /// A display's warning at open, on standard error with the syslog priority of a warning: the
 /// `warn` handler of the fb, drm and auto displays when none is given. One named function, so the
 /// code the compiler specialises for it exists once for the drm and auto paths.
-func warnOnStandardError(_ text: String) { standardErrorLine("<4>" + text) }
+func warnOnStandardError(_ text: String) { standardErrorLine(StandardErrorPriority.prefix(4) + text) }
 
 /// Writes one line to standard error, unbuffered (warnings at open, before any logger exists).
 func standardErrorLine(_ text: String) {
