@@ -174,8 +174,15 @@ struct Loaderd {
         }
         if let pidFile, pidFile.isEmpty || pidFile.hasSuffix("/") { throw UsageError(message: "--pid-file must name a file, got '\(pidFile)'") }
         if let bootTimeline, !bootTimeline.hasPrefix("/") { throw UsageError(message: "--boot-timeline must be an absolute path, got '\(bootTimeline)'") }
+        // Each display's type, keys and values as opening it would check them, nothing opened:
+        // a bad one is a usage error now, before the socket is made, not a failure after
+        // "listening on". A device that does not exist yet is not a bad spec (it is waited for).
         for spec in display {
-            do { _ = try DisplaySpec(parsing: spec) } catch { throw UsageError(message: error.description) }
+            do throws(DisplaySpecError) {
+                try DisplayFactory.check(try DisplaySpec(parsing: spec))
+            } catch {
+                throw UsageError(message: error.description)
+            }
         }
     }
 

@@ -41,6 +41,13 @@ struct LoaderdCommandLineTests {
         (["--max-clients", "abc", "--bogus"], 2, "Error: The value 'abc' is invalid for '--max-clients <max-clients>'\nHelp:  --max-clients <max-clients>  Most clients connected at once (default: the config's, else 64).\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["--idle-timeout", "1e-10", "--bogus"], 2, "Error: --idle-timeout must be 0 (never) or from 0.001 to 86400 seconds, got 1e-10\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["---socket", "x"], 2, "Error: Invalid option: ---socket\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
+        // A display spec is checked whole (type, keys, values) before anything starts; a device
+        // that does not exist yet is not checked (it is waited for).
+        (["--socket", "/tmp/x.sock", "--display", "image:path=/tmp/r.png,size=0x5"], 2, "Error: invalid display 'image:path=/tmp/r.png,size=0x5': size='0x5' is not WxH with sides from 1 to 4096 (e.g. 64x32)\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
+        (["--display", "lcd:size=8x8"], 2, "Error: invalid display 'lcd:size=8x8': unknown display type 'lcd'; types: image, terminal, fb, drm, auto, max7219, apa102, sk9822, ws2812, sk6812\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
+        (["--display", "image:path=/tmp/r.png,size=8x8,fps=0"], 2, "Error: invalid display 'image:path=/tmp/r.png,size=8x8,fps=0': fps='0' must be a whole number from 1 to 240\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
+        (["--display", "image:size=8x8"], 2, "Error: invalid display 'image:size=8x8': missing path=FILE (.ppm or .png)\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
+        (["--display", "fb:device=/nonexistent/fb0,rotate=45"], 2, "Error: invalid display 'fb:device=/nonexistent/fb0,rotate=45': rotate=45: expected 0, 90, 180 or 270 (degrees clockwise)\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
     ] as [([String], Int32, String)])
     func usageErrors(arguments: [String], status: Int32, stderr: String) throws {
         let r = try Binary.run("loaderd", arguments)
