@@ -173,6 +173,10 @@ struct Loaderd {
             throw UsageError(message: "--mode must be one of " + BootSettings.modes.joined(separator: ", ") + ", got '\(mode)'")
         }
         if let pidFile, pidFile.isEmpty || pidFile.hasSuffix("/") { throw UsageError(message: "--pid-file must name a file, got '\(pidFile)'") }
+        // The config's rule (absolute, and fitting a socket address), so that loaderctl finds it.
+        if let socket, let problem = SocketPath.problem(socket) {
+            throw UsageError(message: "--socket must be \(problem), e.g. /run/loaderd/loaderd.sock; got " + (socket.isEmpty ? "an empty path" : "'\(socket)'"))
+        }
         if let bootTimeline, !bootTimeline.hasPrefix("/") { throw UsageError(message: "--boot-timeline must be an absolute path, got '\(bootTimeline)'") }
         // Each display's type, keys and values as opening it would check them, nothing opened:
         // a bad one is a usage error now, before the socket is made, not a failure after

@@ -41,6 +41,11 @@ struct LoaderdCommandLineTests {
         (["--max-clients", "abc", "--bogus"], 2, "Error: The value 'abc' is invalid for '--max-clients <max-clients>'\nHelp:  --max-clients <max-clients>  Most clients connected at once (default: the config's, else 64).\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["--idle-timeout", "1e-10", "--bogus"], 2, "Error: --idle-timeout must be 0 (never) or from 0.001 to 86400 seconds, got 1e-10\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["---socket", "x"], 2, "Error: Invalid option: ---socket\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
+        // The socket's path follows daemon.socket's rule: absolute (loaderctl, in another
+        // directory, must find it) and fitting a Unix socket address.
+        (["--socket", ""], 2, "Error: --socket must be an absolute path (starting with /), e.g. /run/loaderd/loaderd.sock; got an empty path\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
+        (["--socket", "relative.sock"], 2, "Error: --socket must be an absolute path (starting with /), e.g. /run/loaderd/loaderd.sock; got 'relative.sock'\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
+        (["--socket", "/" + String(repeating: "s", count: 107)], 2, "Error: --socket must be a path of at most 107 bytes (what a Unix socket address holds; this one has 108), e.g. /run/loaderd/loaderd.sock; got '/\(String(repeating: "s", count: 107))'\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         // A display spec is checked whole (type, keys, values) before anything starts; a device
         // that does not exist yet is not checked (it is waited for).
         (["--socket", "/tmp/x.sock", "--display", "image:path=/tmp/r.png,size=0x5"], 2, "Error: invalid display 'image:path=/tmp/r.png,size=0x5': size='0x5' is not WxH with sides from 1 to 4096 (e.g. 64x32)\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),

@@ -115,6 +115,7 @@ struct ConfigTests {
         ("[daemon]\nidle_timeout = nan", "loaderd.toml:2:16: daemon.idle_timeout: expected a number of seconds from 0 (never) to 86400, got nan"),
         ("[daemon]\nsocket = \"run/x.sock\"", #"loaderd.toml:2:10: daemon.socket: expected an absolute path (starting with /), got "run/x.sock""#),
         ("[daemon]\nsocket = 5", "loaderd.toml:2:10: daemon.socket: expected a string, got 5"),
+        ("[daemon]\nsocket = \"\"", #"loaderd.toml:2:10: daemon.socket: expected an absolute path (starting with /), got """#),
         ("[daemon]\nsocket_group = \"\"", #"loaderd.toml:2:16: daemon.socket_group: expected a group name or number, got """#),
         ("[daemon]\nlog_level = \"loud\"", #"loaderd.toml:2:13: daemon.log_level: expected one of trace, debug, info, notice, warning, error, critical, got "loud""#),
         ("[loader]\nname = \"spinner\"", #"loaderd.toml:2:8: loader.name: unknown loader "spinner"; available: linkedin, pagedots, quizup, shimmer, worm, skeleton, bar"#),

@@ -296,8 +296,7 @@ struct ConfigDecoder {
         switch entry.key {
         case "socket":
             let path = try string(entry, key)
-            guard path.hasPrefix("/") else { throw expected("an absolute path (starting with /)", entry.value, key: key) }
-            guard path.utf8.count < 108 else { throw error("a Unix socket path must be shorter than 108 bytes, got \(path.utf8.count)", at: entry.value.position, key: key) }
+            if let problem = SocketPath.problem(path) { throw expected(problem, entry.value, key: key) }
             d.socket = path
         case "socket_group":
             let group = try string(entry, key)
