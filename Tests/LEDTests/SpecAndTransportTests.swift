@@ -74,6 +74,11 @@ import Glibc
         ("ws2812:size=8x8,order=rgbw", "'order' must be one of rgb, rbg, grb, gbr, brg, bgr, got 'rgbw'"),
         ("ws2812:size=8x8,gpiochip=gpiochip0,clock=1,data=2", "cannot be bit-banged over GPIO"),
         ("ws2812:size=8x8,reset_us=10", "'reset_us' must be an integer in 50...10000, got '10'"),
+        // Each chip's fastest clock (docs/HARDWARE.md); WS2812's is its encoding's, not settable.
+        ("max7219:dry-run=true,speed=20000000", "'speed' must be an integer in 10000...10000000, got '20000000' (in Hz; max7219's clock is at most 10 MHz)"),
+        ("apa102:size=8x8,dry-run=true,speed=24000000", "'speed' must be an integer in 10000...20000000, got '24000000' (in Hz; apa102's clock is at most 20 MHz)"),
+        ("sk9822:size=8x8,dry-run=true,speed=24000000", "sk9822's clock is at most 20 MHz"),
+        ("ws2812:size=8x8,dry-run=true,speed=2400000", "unknown option 'speed'; ws2812 accepts"),
     ])
     func badSpecsNameTheKeyAndWhatIsAccepted(spec: String, message: String) throws {
         #expect {

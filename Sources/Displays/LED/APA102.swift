@@ -61,7 +61,9 @@ public final class APA102Display: Display {
         try options.stripSettings(into: &c)
         c.order = try options.choice("order", default: .bgr, ColorOrder.all)
         c.framesPerSecond = try options.framesPerSecond()
-        let choice = try options.transport(defaultSpeed: 8_000_000, needsLatch: false, allowsGPIO: true)
+        // 20 MHz: the clock APA102 and SK9822 are commonly rated for (their datasheets give none);
+        // faster, the clock each LED passes on degrades along the strip (PJRC: failures at 24 MHz).
+        let choice = try options.transport(defaultSpeed: 8_000_000, maximumSpeed: 20_000_000, needsLatch: false, allowsGPIO: true)
         return (c, options, choice)
     }
 

@@ -101,9 +101,11 @@ enum LEDTransportChoice {
 
 extension LEDOptionReader {
     /// `spi=/dev/spidevB.C[,speed=HZ]` (the default, /dev/spidev0.0) or
-    /// `gpiochip=CHIP,clock=N,data=N[,latch=N]`. `needsLatch`: the chip needs a chip select line
+    /// `gpiochip=CHIP,clock=N,data=N[,latch=N]`. `maximumSpeed`: the fastest clock the chip takes
+    /// (docs/HARDWARE.md's table): a faster one is refused here, where it is a typo, rather than
+    /// left to show garbage on the LEDs. `needsLatch`: the chip needs a chip select line
     /// (MAX7219). `allowsGPIO`: false for WS2812, whose timing bit-banging cannot meet.
-    func transport(defaultSpeed: UInt32, needsLatch: Bool, allowsGPIO: Bool) throws(DisplaySpecError) -> LEDTransportChoice {
+    func transport(defaultSpeed: UInt32, maximumSpeed: Int, needsLatch: Bool, allowsGPIO: Bool) throws(DisplaySpecError) -> LEDTransportChoice {
         if let chip = spec["gpiochip"] {
             guard allowsGPIO else {
                 throw error("\(spec.type) cannot be bit-banged over GPIO (its 800 kHz timing needs the SPI hardware); use spi=/dev/spidevB.C")
@@ -128,7 +130,10 @@ extension LEDOptionReader {
         }
         let path = spec["spi"] ?? "/dev/spidev0.0"
         guard path.hasPrefix("/") else { throw error("'spi' must be a device path such as /dev/spidev0.0, got '\(path)'") }
-        let speed = try int("speed", default: Int(defaultSpeed), in: 10_000...125_000_000)
+        let speed: Int
+        do { speed = try int("speed", default: Int(defaultSpeed), in: 10_000...maximumSpeed) } catch {
+            throw self.error(error.message + " (in Hz; \(spec.type)'s clock is at most \(maximumSpeed / 1_000_000) MHz)")
+        }
         return .spi(path: path, speed: UInt32(speed))
     }
 

@@ -89,7 +89,8 @@ public final class MAX7219Display: Display {
         c.mono = try options.choice("mono", default: .threshold, Mono.allCases.map { ($0.rawValue, $0) })
         c.threshold = try options.int("threshold", default: 128, in: 1...255)
         c.framesPerSecond = try options.framesPerSecond()
-        let choice = try options.transport(defaultSpeed: 8_000_000, needsLatch: true, allowsGPIO: true)
+        // 10 MHz: the datasheet's fastest clock (tCP ≥ 100 ns).
+        let choice = try options.transport(defaultSpeed: 8_000_000, maximumSpeed: 10_000_000, needsLatch: true, allowsGPIO: true)
         return (c, options, choice)
     }
 

@@ -77,7 +77,8 @@ public final class WS2812Display: Display {
         c.encoding = try options.choice("encoding", default: 3, [("3", 3), ("8", 8)])
         c.resetMicroseconds = try options.int("reset_us", default: 280, in: 50...10_000)
         c.framesPerSecond = try options.framesPerSecond()
-        let choice = try options.transport(defaultSpeed: speed(encoding: c.encoding), needsLatch: false, allowsGPIO: false)
+        // No speed= (not among acceptedKeys): the clock is the encoding's, which the timing needs.
+        let choice = try options.transport(defaultSpeed: speed(encoding: c.encoding), maximumSpeed: Int(speed(encoding: 8)), needsLatch: false, allowsGPIO: false)
         return (c, options, choice)
     }
 
