@@ -10,6 +10,8 @@ import CompactText
 /// For tests, screenshots and headless machines.
 public final class ImageDisplay: Display {
     public static let acceptedKeys = ["path", "size", "background", "fps"]
+    /// What it writes (not GIF: one file rewritten per frame, not an animation).
+    static let formats: [ImageFormat] = [.ppm, .png]
 
     public let name: String
     public let canvasWidth: Int
@@ -46,10 +48,10 @@ public final class ImageDisplay: Display {
             throw DisplaySpecError(spec: spec.description, message: "missing path=FILE (.ppm or .png)")
         }
         let format: ImageFormat
-        do { format = try ImageFormat(path: path) } catch {
+        do { format = try ImageFormat(path: path, expected: formats) } catch {
             throw DisplaySpecError(spec: spec.description, message: "path='\(path)': \(error)")
         }
-        guard format == .ppm || format == .png else {
+        guard formats.contains(format) else {
             throw DisplaySpecError(spec: spec.description, message: "path='\(path)': the image display writes .ppm or .png, not .\(format.rawValue)")
         }
         let size = try spec.size(default: nil)

@@ -67,17 +67,21 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
     /// Whether the format holds more than one frame.
     public var isAnimated: Bool { self == .gif }
 
-    /// The format named by `path`'s extension (case-insensitive).
-    public init(path: String) throws(ImageCodecError) {
+    /// The format named by `path`'s extension (case-insensitive). `expected`: the formats the
+    /// caller takes, which an error for a missing or unknown extension lists (the image display
+    /// takes two of the three: its message must not offer .gif). A known format outside them is
+    /// still returned, for the caller to refuse with its own reason.
+    public init(path: String, expected: [ImageFormat] = ImageFormat.allCases) throws(ImageCodecError) {
         let file = path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)
-        let accepted = ImageFormat.extensions.joined(separator: ", ")
+        let names = expected.map { "." + $0.rawValue }
+        let accepted = names.count == 2 ? names[0] + " or " + names[1] : "one of " + names.joined(separator: ", ")
         guard let dot = file.lastIndex(of: "."), dot != file.startIndex else {
-            throw ImageCodecError(.chooseFormat, path: path, reason: "no file extension (expected one of \(accepted))")
+            throw ImageCodecError(.chooseFormat, path: path, reason: "no file extension (expected \(accepted))")
         }
         let ext = file[file.index(after: dot)...]
         guard let format = ImageFormat(rawValue: ext.asciiLowercased()) else {
             throw ImageCodecError(.chooseFormat, path: path,
-                                  reason: "unknown extension '.\(ext)' (expected one of \(accepted))")
+                                  reason: "unknown extension '.\(ext)' (expected \(accepted))")
         }
         self = format
     }

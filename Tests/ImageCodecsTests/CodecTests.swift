@@ -316,6 +316,18 @@ func threeFrames() -> [GIFFrame] {
     #expect(throws: ImageCodecError.self) { try ImageFile.write(RGBImage(width: 1, height: 1, fill: .black), to: "a.jpg") }
 }
 
+/// A caller that takes fewer formats (the image display: no GIF) is offered only those.
+@Test func theExpectedFormatsAreTheOnesListed() throws {
+    #expect(throws: ImageCodecError(.chooseFormat, path: "/tmp/r1.bmp", reason: "unknown extension '.bmp' (expected .ppm or .png)")) {
+        try ImageFormat(path: "/tmp/r1.bmp", expected: [.ppm, .png])
+    }
+    #expect(throws: ImageCodecError(.chooseFormat, path: "r1", reason: "no file extension (expected .ppm or .png)")) {
+        try ImageFormat(path: "r1", expected: [.ppm, .png])
+    }
+    // A known format outside them is the caller's to refuse, with its reason.
+    #expect(try ImageFormat(path: "r1.gif", expected: [.ppm, .png]) == .gif)
+}
+
 @Test(arguments: ["ppm", "png", "gif"])
 func writingIntoAMissingDirectoryNamesThePath(ext: String) {
     let path = "/nonexistent-loaderd-dir/frame." + ext
