@@ -108,13 +108,14 @@ final class DisplaySlot {
         switch spec.type {
         case "fb": return device ?? "/dev/fb0"
         case "drm": return device == nil || device == "auto" ? nil : device
-        case "max7219", "apa102", "sk9822", "ws2812", "sk6812":
+        default:
+            // The LED displays: the types whose keys include the SPI device's.
+            guard DisplayFactory.acceptedKeys(for: spec.type)?.contains("spi") == true else { return nil }
             if let dryRun = spec["dry-run"], parseYesNo(dryRun) != false { return nil }  // opens no device
             guard let chip = spec["gpiochip"] else { return spec["spi"] ?? "/dev/spidev0.0" }
             if chip.hasPrefix("/") { return chip }
             if chip.hasPrefix("gpiochip") { return "/dev/" + chip }
             return !chip.isEmpty && chip.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) ? "/dev/gpiochip" + chip : nil
-        default: return nil
         }
     }
 
