@@ -28,15 +28,19 @@ public enum ArgumentSyntax {
     /// win over `--help`; unknown options and extra arguments are left for `leftovers`, so a
     /// program reports them after its own checks, as ArgumentParser did.
     ///
-    /// `negativeNumbers`: a word such as `-20` or `-.5` is a positional (loaderctl's
-    /// `progress -20`), not a group of short options; a value after `--name` may be one too.
-    public static func parse(_ arguments: [String], options: [OptionSpec], negativeNumbers: Bool = false) throws(UsageError) -> ParsedArguments {
+    /// A word such as `-20` or `-.5` is a value (`--timeout -1`) or a positional (`progress -20`,
+    /// `brightness -1`), not a group of short options, unless an option is spelled so: the
+    /// number then reaches its option's own range check, whose message says what is accepted,
+    /// instead of being reported as a missing value.
+    public static func parse(_ arguments: [String], options: [OptionSpec]) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
         var onlyPositionals = false
         func isOptionLike(_ word: String) -> Bool {
             guard word.utf8.count > 1, word.utf8.first == UInt8(ascii: "-") else { return false }
-            return !(negativeNumbers && looksNegative(word))
+            guard looksNegative(word) else { return true }
+            let short = String(word.dropFirst())
+            return options.contains(where: { $0.short == short })
         }
         func takeValue(_ option: OptionSpec, attached: String?) throws(UsageError) -> String {
             if let attached {

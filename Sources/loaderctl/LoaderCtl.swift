@@ -41,7 +41,8 @@ enum LoaderCtl {
             let word = arguments[index]
             if word == "-h" || word == "--help" { showHelp(rootPage, trailingBlank: false) }
             if word == "--version" { writeOut("loaderctl " + ProjectVersion.version + "\n"); exit(ExitCode.success) }
-            if !word.hasPrefix("-") || word == "-" { break }
+            // A negative number is no option (ArgumentSyntax): it is taken as the verb, and refused as one.
+            if !word.hasPrefix("-") || word == "-" || ArgumentSyntax.looksNegative(word) { break }
             early.append(word)
             index += 1
             // A value option given as two words takes the next one (even one like a verb's name).
@@ -75,7 +76,7 @@ enum LoaderCtl {
     static func run(_ verb: Verb, _ words: [String]) -> Never {
         let parsed: ParsedArguments
         do throws(UsageError) {
-            parsed = try ArgumentSyntax.parse(words, options: verb.page.options, negativeNumbers: verb.negativeNumbers)
+            parsed = try ArgumentSyntax.parse(words, options: verb.page.options)
         } catch {
             exitWithUsageError(error, usage: verb.page.usage, helpCommand: "loaderctl \(verb.name) --help")
         }

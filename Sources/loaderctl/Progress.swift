@@ -23,7 +23,7 @@ enum ProgressVerb {
             usage: "loaderctl progress <PERCENT> [--force] " + ConnectionOptions.usage)
         page.arguments = [ArgumentSpec("<PERCENT>", help: "A decimal number from 0 to 100, e.g. 40 or 62.5; negative: fill from the right.")]
         page.options = [forceOption] + ConnectionOptions.options
-        return Verb(name: "progress", page: page, negativeNumbers: true) { [page] (parsed) throws(CommandError) in
+        return Verb(name: "progress", page: page) { [page] (parsed) throws(CommandError) in
             let text = try parsed.verbArguments(required: ["<PERCENT>"], optional: 0, options: page.options)[0]
             let connection = try ConnectionOptions(parsed)
             let negative = text.hasPrefix("-")

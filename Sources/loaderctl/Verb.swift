@@ -17,8 +17,6 @@ enum CommandError: Error {
 struct Verb: Sendable {
     let name: String
     let page: HelpPage
-    /// `progress -20`: a word like a negative number is an argument, not an option.
-    var negativeNumbers = false
     let run: @Sendable (ParsedArguments) throws(CommandError) -> Void
 }
 

@@ -130,6 +130,12 @@ struct DaemonVerbTests {
         (["progress", "--", "--1"], "got '--1'"),
         (["progress"], "Missing expected argument '<PERCENT>'"),
         (["stop", "--wait-timeout", "0"], "--wait-timeout must be more than 0"),
+        // A negative number given to an option or as an argument reaches its range check.
+        (["stop", "--wait", "--wait-timeout", "-1"], "--wait-timeout must be more than 0 and at most 3600 seconds, got -1"),
+        (["--timeout", "-1", "ping"], "--timeout must be more than 0 and at most 3600 seconds, got -1"),
+        (["ping", "--timeout", "-0.5"], "--timeout must be more than 0 and at most 3600 seconds, got -0.5"),
+        (["brightness", "-1"], "brightness must be from 0 to 100, got -1"),
+        (["progress", "-5", "--timeout", "-2"], "--timeout must be more than 0 and at most 3600 seconds, got -2"),
         (["stop", "--wait=yes"], "The option '--wait' does not take any value"),
         (["brightness", "101"], "brightness must be from 0 to 100, got 101"),
         (["brightness", "bright"], "The value 'bright' is invalid for '<PERCENT>'"),

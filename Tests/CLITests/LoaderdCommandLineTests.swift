@@ -36,7 +36,12 @@ struct LoaderdCommandLineTests {
         (["--set", "a=b"], 2, "Error: --set needs --loader\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["--loader", "bar", "--set", "ab"], 2, "Error: --set expects key=value, got 'ab'\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["extra"], 2, "Error: Unexpected argument 'extra'\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
-        (["--progress", "-5"], 2, "Error: Missing value for '--progress <PERCENT>'\nHelp:  --progress <PERCENT>  Determinate progress at launch, 0 to 100.\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
+        // A negative number is a value, checked by its option's own range (not a missing value).
+        (["--progress", "-5"], 2, "Error: --progress must be a decimal from 0 to 100, got '-5'\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
+        (["--idle-timeout", "-1"], 2, "Error: --idle-timeout must be 0 (never) or from 0.001 to 86400 seconds, got -1.0\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
+        (["--freeze-time", "-1"], 2, "Error: --freeze-time must be from 0 to 1000000 seconds, got -1.0\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
+        (["--max-clients", "-3"], 2, "Error: --max-clients must be from 1 to 4096, got -3\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
+        (["-5"], 2, "Error: Unexpected argument '-5'\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["--socket", "--help"], 2, "Error: Missing value for '--socket <PATH>'\nHelp:  --socket <PATH>  The control socket (default: the config's, else /run/loaderd/loaderd.sock).\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["--max-clients", "abc", "--bogus"], 2, "Error: The value 'abc' is invalid for '--max-clients <max-clients>'\nHelp:  --max-clients <max-clients>  Most clients connected at once (default: the config's, else 64).\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["--idle-timeout", "1e-10", "--bogus"], 2, "Error: --idle-timeout must be 0 (never) or from 0.001 to 86400 seconds, got 1e-10\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),

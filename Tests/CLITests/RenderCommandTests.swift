@@ -50,6 +50,11 @@ struct RenderCommandTests {
         (["render", "bar", "--output", "/tmp/x.bmp"], "expected one of .ppm, .png, .gif"),
         (["render", "bar", "--fps", "60", "--output", "/tmp/x.gif"], "--fps must be from 1 to 50"),
         (["render", "bar", "--background", "nocolour", "--output", "/tmp/x.png"], "invalid colour 'nocolour'"),
+        // Negative numbers reach the options' range checks (they were "Missing value").
+        (["render", "linkedin", "--at", "-1", "-o", "/tmp/x.png"], "--at must be from 0 to 1000000 seconds, got -1"),
+        (["render", "linkedin", "--margin", "-3", "-o", "/tmp/x.png"], "--margin must be from 0 to 1000, got -3"),
+        (["render", "linkedin", "--progress", "-5", "-o", "/tmp/x.png"], "--progress must be a number from 0 to 100, got -5"),
+        (["render", "linkedin", "--duration", "-2", "-o", "/tmp/x.gif"], "--duration must be more than 0 and at most 600 seconds, got -2"),
     ])
     func badArgumentsExitWithUsageStatusAndAClearMessage(arguments: [String], expected: String) throws {
         let r = try Binary.run("loaderctl", arguments)
