@@ -52,7 +52,8 @@ enum LoaderCtl {
             }
         }
         guard index < arguments.count else {
-            if let error = ArgumentSyntax.leftovers(earlyOnly(early), options: ConnectionOptions.options) {
+            // Options and no verb: the help, unless they are wrong (`--socket` without its value).
+            if let error = earlyOnlyError(early) {
                 exitWithUsageError(error, usage: rootPage.usage, helpCommand: "loaderctl --help")
             }
             showHelp(rootPage, trailingBlank: false)
@@ -96,9 +97,15 @@ enum LoaderCtl {
         exit(ExitCode.success)
     }
 
-    /// Options given before no verb at all: only unknown ones are worth an error.
-    static func earlyOnly(_ words: [String]) -> ParsedArguments {
-        (try? ArgumentSyntax.parse(words, options: ConnectionOptions.options)) ?? ParsedArguments()
+    /// Options given before no verb at all: a missing value or an unknown option is an error,
+    /// anything else shows the help.
+    static func earlyOnlyError(_ words: [String]) -> UsageError? {
+        do throws(UsageError) {
+            let parsed = try ArgumentSyntax.parse(words, options: ConnectionOptions.options)
+            return ArgumentSyntax.leftovers(parsed, options: ConnectionOptions.options)
+        } catch {
+            return error
+        }
     }
 
     static func showHelp(_ page: HelpPage, trailingBlank: Bool) -> Never {

@@ -36,6 +36,20 @@ struct CommandLineItemsTests {
         }
     }
 
+    /// An option before the verb that lacks its value is a usage error, not the help.
+    @Test(arguments: [
+        (["--socket"], "--socket <PATH>"),
+        (["--timeout"], "--timeout <SECONDS>"),
+        (["--quiet", "--socket"], "--socket <PATH>"),
+    ])
+    func earlyOptionWithoutItsValueIsAUsageError(arguments: [String], label: String) throws {
+        let r = try Binary.run("loaderctl", arguments)
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.hasPrefix("Error: Missing value for '\(label)'\n"), "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("Usage: loaderctl"))
+    }
+
     @Test func quietStillReportsFailures() throws {
         let fake = try FakeDaemon()
         fake.serve(.reply("ERR unknown-loader unknown loader 'bar'\n"))
