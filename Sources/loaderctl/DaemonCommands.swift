@@ -90,7 +90,9 @@ enum DaemonVerbs {
         page.options = ConnectionOptions.options
         return Verb(name: "brightness", page: page) { [page] (parsed) throws(CommandError) in
             let words = try parsed.verbArguments(required: ["<PERCENT>"], optional: 0, options: page.options)
-            guard let level = Int(words[0]) else { throw .usage("The value '\(words[0])' is invalid for '<PERCENT>'") }
+            guard let level = Int(words[0]) else {
+                throw .usage("The value '\(words[0])' is invalid for '<PERCENT>'; brightness takes a whole number from 0 to 100")
+            }
             let connection = try ConnectionOptions(parsed)
             guard (0...100).contains(level) else { throw .usage("brightness must be from 0 to 100, got \(level)") }
             connection.say(try connection.send("brightness \(level)"))

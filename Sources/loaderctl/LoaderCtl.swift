@@ -67,7 +67,7 @@ enum LoaderCtl {
             rest = ["--help"]
         }
         guard let verb = verbs.first(where: { $0.name == name }) else {
-            exitWithUsageError(UsageError(message: "Unexpected argument '\(name)'"), usage: "loaderctl <subcommand>", helpCommand: "loaderctl --help")
+            exitWithUsageError(unknownCommand(name), usage: "loaderctl <subcommand>", helpCommand: "loaderctl --help")
         }
         run(verb, Array(rest))
     }
@@ -106,6 +106,15 @@ enum LoaderCtl {
         } catch {
             return error
         }
+    }
+
+    /// `loaderctl frobnicate`, `loaderctl help frobnicate`: which word, that it is no command,
+    /// the closest command when one is near, and the commands there are.
+    static func unknownCommand(_ name: String) -> UsageError {
+        let names = verbs.map { $0.name }
+        let hint = ArgumentSyntax.suggestion(for: name, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+        return UsageError(message: "Unexpected argument '\(name)': not a command\(hint); the commands are "
+            + names.joined(separator: ", ") + ", and help")
     }
 
     static func showHelp(_ page: HelpPage, trailingBlank: Bool) -> Never {

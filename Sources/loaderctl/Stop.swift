@@ -29,7 +29,9 @@ enum StopVerb {
         page.options = [waitOption, waitTimeoutOption] + ConnectionOptions.options
         return Verb(name: "stop", page: page) { [page] (parsed) throws(CommandError) in
             let words = try parsed.verbArguments(required: [], optional: 1, options: page.options)
-            if let mode = words.first, !modes.contains(mode) { throw .usage("The value '\(mode)' is invalid for '<mode>'") }
+            if let mode = words.first, !modes.contains(mode) {
+                throw .usage("The value '\(mode)' is invalid for '<mode>'; expected success, failure or now (or no mode: just the exit animation)")
+            }
             let waitTimeout = try parsed.number(waitTimeoutOption) { Double($0) } ?? 30
             guard waitTimeout.isFinite, waitTimeout > 0, waitTimeout <= 3600 else {
                 throw .usage("--wait-timeout must be more than 0 and at most 3600 seconds, got \(waitTimeout)")

@@ -154,6 +154,14 @@ struct DaemonVerbTests {
         (["ping", "--socket", ""], "--socket must not be empty"),
         (["ping", "--socket", "/" + String(repeating: "s", count: 120)], "a Unix socket path must be shorter than 108"),
         (["frobnicate"], "Unexpected argument 'frobnicate'"),
+        // What is accepted, said with the refusal.
+        (["stop", "bogus"], "The value 'bogus' is invalid for '<mode>'; expected success, failure or now"),
+        (["brightness", "50.5"], "The value '50.5' is invalid for '<PERCENT>'; brightness takes a whole number from 0 to 100"),
+        (["nosuch"], "Unexpected argument 'nosuch': not a command; the commands are start, stop, progress, message, status, ping, brightness, version, render, preview, list, and help"),
+        (["help", "nosuch"], "Unexpected argument 'nosuch': not a command; the commands are start, stop,"),
+        (["pign"], "Unexpected argument 'pign': not a command (did you mean 'ping'?); the commands are"),
+        (["help", "stats"], "Unexpected argument 'stats': not a command (did you mean 'status'?)"),
+        (["-5"], "Unexpected argument '-5': not a command"),
         // Options before the verb are the verb's: checked the same way.
         (["--timeout", "0", "ping"], "--timeout must be more than 0"),
         (["--bogus", "ping"], "Unknown option '--bogus'"),
