@@ -32,7 +32,12 @@ enum LoaderCtl {
     }()
 
     static func main() {
-        let arguments = Array(ProcessArguments.all.dropFirst())
+        let arguments: [String]
+        do throws(InvalidArgumentEncoding) {
+            arguments = try ProcessArguments.validated()
+        } catch {
+            exitWithUsageError(UsageError(message: error.description), usage: rootPage.usage, helpCommand: "loaderctl --help")
+        }
         // The words before the verb: options of the verb given early (`--socket PATH ping`).
         // They join the verb's own words, so the verb checks them as if given after it.
         var early: [String] = []

@@ -83,10 +83,13 @@ struct Loaderd {
     static func main() {
         StandardStreams.ensureOpen()  // before anything opens a file (docs/RELIABILITY.md)
         let directory = getenv("PSPLASH_FIFO_DIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/run"
-        let arguments = ProcessArguments.all.dropFirst().map { $0 == "--psplash-fifo" ? "--psplash-fifo=" + directory : $0 }
         let command: Loaderd
         do throws(UsageError) {
-            command = try parse(Array(arguments))
+            let words: [String]
+            do throws(InvalidArgumentEncoding) { words = try ProcessArguments.validated() } catch {
+                throw UsageError(message: error.description)
+            }
+            command = try parse(words.map { $0 == "--psplash-fifo" ? "--psplash-fifo=" + directory : $0 })
         } catch {
             usageError(error)
         }

@@ -23,7 +23,8 @@ enum Binary {
 
     static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Result {
         let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent(name)
+        // An absolute path (a shell that passes bytes Process cannot) is run as it is.
+        process.executableURL = name.hasPrefix("/") ? URL(fileURLWithPath: name) : productsDirectory.appendingPathComponent(name)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["COLUMNS"] = "80"

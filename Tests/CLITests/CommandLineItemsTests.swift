@@ -107,6 +107,28 @@ struct CommandLineItemsTests {
         #expect(fake.receivedRequest == "list\n")
     }
 
+    /// A word that is not valid UTF-8 is refused, naming it, not repaired into U+FFFD (the daemon
+    /// answers such bytes sent raw with `ERR encoding`); by loaderd too. Foundation's Process
+    /// passes only valid strings, so a shell's printf makes the bytes.
+    @Test func argumentsThatAreNotUTF8AreRefused() throws {
+        let fake = try FakeDaemon()
+        let ctl = Binary.productsDirectory.appendingPathComponent("loaderctl").path
+        let daemon = Binary.productsDirectory.appendingPathComponent("loaderd").path
+        let expected = "Error: argument 2 ('ok\\xFF\\xFEend') is not valid UTF-8 (the bytes shown as \\xHH); arguments must be UTF-8 text\n"
+        for (program, option) in [(ctl, "message"), (daemon, "--message")] {
+            let r = try Binary.run("/bin/sh", ["-c", #"exec "$0" "$1" "$(printf 'ok\377\376end')" --socket "$2""#, program, option, fake.path])
+            #expect(r.status == 2, "\(program): \(r.stderr)")
+            #expect(r.stderr.hasPrefix(expected), "\(program): \(r.stderr)")
+            #expect(r.stdout.isEmpty)
+        }
+        #expect(!fake.wasContacted)
+        // Valid UTF-8 of every length still passes, as given.
+        fake.serve(.reply("OK\n"))
+        let ok = try Binary.run("/bin/sh", ["-c", #"exec "$0" message "$(printf 'D\303\251marrage \342\234\223 \360\237\232\200')" --socket "$1""#, ctl, fake.path])
+        #expect(ok.status == 0, "stderr: \(ok.stderr)")
+        #expect(fake.receivedRequest == "message Démarrage ✓ 🚀\n")
+    }
+
     @Test func helpBeforeTheVerbAndHelpVerb() throws {
         let root = try Binary.run("loaderctl", ["--help"])
         #expect(root.status == 0 && root.stdout.contains("SUBCOMMANDS:"))
