@@ -25,6 +25,12 @@ public struct BootScreenLayout: Sendable, Equatable {
         width >= screenMinimum.width && height >= screenMinimum.height
     }
 
+    /// The largest margin that leaves a `width × height` canvas a pixel to draw in: a margin is
+    /// taken from every side, and a larger one leaves a blank frame.
+    public static func largestMargin(width: Int, height: Int) -> Int {
+        Swift.max(0, (Swift.min(width, height) - 1) / 2)
+    }
+
     /// Lays out a `width × height` canvas for `loader` (its design size `design`), the message
     /// line `messageHeight` tall (0: no message), and a logo of `logoSize` (already scaled).
     public static func compute(width: Int, height: Int, options: SceneOptions, design: DesignSize, kind: LoaderKind,

@@ -71,6 +71,12 @@ struct SceneOptionsGroup {
             throw .usage("--background: " + error.description)
         }
         loader = try checkLoader(name, assignments)
+        // A margin too wide for the canvas draws nothing at all: say so rather than write a blank file.
+        let largest = BootScreenLayout.largestMargin(width: width, height: height)
+        let given = loader.screen.margin.map { (what: "--set screen.margin=\($0)", value: $0) } ?? margin.map { (what: "--margin \($0)", value: $0) }
+        if let given, given.value > largest {
+            throw .usage("\(given.what) leaves no room on a \(width)x\(height) canvas (the margin is taken from every side): at most \(largest) fits")
+        }
     }
 
     /// `WIDTHxHEIGHT`, each 1...4096.

@@ -55,6 +55,11 @@ struct RenderCommandTests {
         (["render", "linkedin", "--margin", "-3", "-o", "/tmp/x.png"], "--margin must be from 0 to 1000, got -3"),
         (["render", "linkedin", "--progress", "-5", "-o", "/tmp/x.png"], "--progress must be a number from 0 to 100, got -5"),
         (["render", "linkedin", "--duration", "-2", "-o", "/tmp/x.gif"], "--duration must be more than 0 and at most 600 seconds, got -2"),
+        // A margin that leaves no pixel inside the canvas: not a blank file.
+        (["render", "linkedin", "--margin", "1000", "-o", "/tmp/x.png"], "--margin 1000 leaves no room on a 64x16 canvas (the margin is taken from every side): at most 7 fits"),
+        (["render", "linkedin", "--size", "9x12", "--margin", "5", "-o", "/tmp/x.png"], "--margin 5 leaves no room on a 9x12 canvas (the margin is taken from every side): at most 4 fits"),
+        (["render", "linkedin", "--set", "screen.margin=8", "-o", "/tmp/x.png"], "--set screen.margin=8 leaves no room on a 64x16 canvas (the margin is taken from every side): at most 7 fits"),
+        (["preview", "linkedin", "--margin", "8"], "--margin 8 leaves no room on a 64x16 canvas"),
     ])
     func badArgumentsExitWithUsageStatusAndAClearMessage(arguments: [String], expected: String) throws {
         let r = try Binary.run("loaderctl", arguments)
@@ -75,6 +80,8 @@ struct RenderCommandTests {
         #expect(try render("800x480", []) == render("800x480", ["--margin", "24"]))
         #expect(try render("800x480", []) != render("800x480", ["--margin", "0"]))
         #expect(try render("64x8", []) == render("64x8", ["--margin", "0"]))
+        // The largest margin that fits still draws: a 64x16 canvas with 7 on every side keeps a 50x2 strip.
+        #expect(try render("64x16", ["--margin", "7"]).bytes.contains { $0 != 0 })
     }
 
     /// --mono draws what a MAX7219 shows: only fully lit or unlit pixels where the colour render
