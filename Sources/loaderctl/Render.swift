@@ -57,15 +57,16 @@ enum RenderVerb {
             let length = duration.map { Time.microseconds(seconds: $0) } ?? scene.loader.period
             let frameCount = Swift.max(1, Int((length * Int64(fps) + Time.perSecond / 2) / Time.perSecond))
             let delays = GIF.delays(frameCount: frameCount, fps: fps)
-            var frames: [GIFFrame] = []
-            frames.reserveCapacity(frameCount)
+            // Each frame is written as soon as it is drawn: memory holds one frame, however long
+            // the animation (held whole, 20 s at 1920x1080 was 4 GB).
+            let writer = try GIFWriter(path: output)
             for i in 0..<frameCount {
                 // Frame i shows time start + i/fps exactly (integer µs), never an accumulated sum.
                 let t = start + Int64(i) * Time.perSecond / Int64(fps)
                 scene.render(options.state(at: t))
-                frames.append(GIFFrame(RGBImage(canvas: options.shown(scene), background: options.background).zoomed(by: zoom), delay: delays[i]))
+                try writer.add(GIFFrame(RGBImage(canvas: options.shown(scene), background: options.background).zoomed(by: zoom), delay: delays[i]))
             }
-            try GIF.write(frames, to: output)
+            try writer.finish()
         } else {
             scene.render(options.state(at: start))
             try ImageFile.write(RGBImage(canvas: options.shown(scene), background: options.background).zoomed(by: zoom), to: output)

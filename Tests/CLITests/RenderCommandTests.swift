@@ -41,6 +41,22 @@ struct RenderCommandTests {
         #expect(frames.allSatisfy { $0.delay == 10 })
     }
 
+    /// Written frame by frame (with the first frame's palette, others their own where they
+    /// need one), every frame is still exactly the in-process render.
+    @Test func gifFramesAreExactlyTheInProcessRender() throws {
+        let dir = try Binary.temporaryDirectory()
+        let path = dir.appendingPathComponent("s.gif").path
+        let r = try Binary.run("loaderctl", ["render", "linkedin", "--size", "96x24", "--fps", "20", "--duration", "1", "--output", path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let frames = try GIF.read(path: path)
+        #expect(frames.count == 20)
+        var scene = Scene(loader: try Catalog.make("linkedin"), width: 96, height: 24)
+        for (i, frame) in frames.enumerated() {
+            scene.render(FrameState(elapsed: Int64(i) * 50_000))
+            #expect(frame.image == RGBImage(canvas: scene.canvas, background: .black), "frame \(i)")
+        }
+    }
+
     @Test(arguments: [
         (["render", "nope", "--output", "/tmp/x.png"], "unknown loader 'nope'"),
         (["render", "bar", "--set", "fill=blu", "--output", "/tmp/x.png"], "invalid fill=blu"),
