@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(name: "DaemonTests", dependencies: ["LoaderDaemon", "Loaders", "Displays", "Raster", "FixedPoint", "ImageCodecs"]),
         .testTarget(
             name: "ConfigTests",
-            dependencies: ["LoaderDaemon", "Loaders", "Displays", "FixedPoint"]
+            dependencies: ["LoaderDaemon", "Loaders", "Displays", "FixedPoint", "CompactText"]
         ),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Raster", "Displays"]),
         .testTarget(name: "CLITests", dependencies: ["ImageCodecs", "Raster", "Loaders", "FixedPoint"], exclude: ["Help"]),

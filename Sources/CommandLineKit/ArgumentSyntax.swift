@@ -145,30 +145,4 @@ public enum ArgumentSyntax {
         }
         return result
     }
-
-    /// The closest of `candidates` to `word` (a mistyped command), when at most two edits away
-    /// and not wholly different: `pign` → `ping` (two edits: a swap counts as two), `nosuch` → nothing.
-    public static func suggestion(for word: String, among candidates: [String]) -> String? {
-        var best: (word: String, distance: Int)?
-        for candidate in candidates {
-            let distance = editDistance(word, candidate)
-            if distance <= 2, distance < candidate.count, distance < (best?.distance ?? .max) { best = (candidate, distance) }
-        }
-        return best?.word
-    }
-
-    public static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
-    }
 }

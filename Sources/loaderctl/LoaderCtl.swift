@@ -117,7 +117,7 @@ enum LoaderCtl {
     /// the closest command when one is near, and the commands there are.
     static func unknownCommand(_ name: String) -> UsageError {
         let names = verbs.map { $0.name }
-        let hint = ArgumentSyntax.suggestion(for: name, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+        let hint = suggestion(for: name, among: names).map { " (did you mean '\($0)'?)" } ?? ""
         return UsageError(message: "Unexpected argument '\(name)': not a command\(hint); the commands are "
             + names.joined(separator: ", ") + ", and help")
     }

@@ -1,3 +1,4 @@
+import CompactText
 import Displays
 import FixedPoint
 import Glibc
