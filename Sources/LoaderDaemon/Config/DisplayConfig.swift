@@ -103,7 +103,7 @@ extension ConfigDecoder {
             } catch {
                 guard let about = entry(about: error, entries: entries), remaining[about.key] != nil else {
                     let cause = left.first { Self.mentions(error.message, key: $0) }
-                    if let cause, !stoodIn.contains(cause), let value = Self.standIns[cause] {
+                    if let cause, !stoodIn.contains(cause), let value = Self.standIns.first(where: { $0.key == cause })?.value {
                         stoodIn.append(cause)
                         remaining.options.append(DisplaySpec.Option(cause, value))
                         continue
@@ -121,7 +121,8 @@ extension ConfigDecoder {
     }
 
     /// Values every display that requires the key accepts, standing in for a refused one.
-    private static let standIns = ["path": "/loaderd-check.ppm", "size": "8x8"]
+    /// (A list: a dictionary would bring its hashing code into the board binary for two keys.)
+    private static let standIns: [(key: String, value: String)] = [("path", "/loaderd-check.ppm"), ("size", "8x8")]
 
     /// The entry a display's refusal is about: its messages begin with the key (`rotate=45: …`,
     /// `'modules' must be …`, `'rows' must divide …`, `size='9x' is not …`); nil for one about
