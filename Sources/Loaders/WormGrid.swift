@@ -115,12 +115,10 @@ public struct WormGrid: Loader {
     private func drawBlocks(_ grid: PixelBlockGrid, _ canvas: inout Canvas, head: Fixed?) {
         for row in 0..<3 {
             for column in 0..<3 {
-                // Square corners; a rounded rectangle's fill is the one already kept out of line
-                // (a plain Rectangle's would be one more specialised copy of the compositor).
-                let block = RoundedRectangle(grid.block(row: row, column: column), cornerRadius: .zero)
-                canvas.fill(block, with: .solid(baseColor))
+                let block = grid.block(row: row, column: column)
+                canvas.fillPixels(block, with: baseColor)
                 let opacity = overlay(serial: WormGrid.serials[row * 3 + column], head: head).opacity
-                if opacity.raw > 0 { canvas.fill(block, with: .solid(headColor), opacity: opacity) }
+                if opacity.raw > 0 { canvas.fillPixels(block, with: headColor, opacity: opacity) }
             }
         }
     }
@@ -150,7 +148,7 @@ struct PixelBlockGrid {
                   layout.rect.y.rounded + (layout.rect.height.floor - extent) / 2)
     }
 
-    func block(row: Int, column: Int) -> FixedRect {
-        FixedRect(x: Fixed(origin.x + pitch * column), y: Fixed(origin.y + pitch * row), width: Fixed(side), height: Fixed(side))
+    func block(row: Int, column: Int) -> PixelRect {
+        PixelRect(x: origin.x + pitch * column, y: origin.y + pitch * row, width: side, height: side)
     }
 }

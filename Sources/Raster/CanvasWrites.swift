@@ -1,3 +1,5 @@
+import FixedPoint
+
 // Writes to a canvas other than fills that keep it knowing which pixels are still clear (see
 // `Canvas.drawn`): a boot screen's logo stored each frame, the exit's fade and a dimmed copy,
 // which through `pixels` would make the next clear and the display's compare cover the whole
@@ -25,6 +27,31 @@ extension Canvas {
                     }
                     if knowsClear { _ = Canvas.noteDrawn(drawn + row, x0, x1) }
                 }
+            }
+        }
+    }
+
+    /// `color` at `opacity` over whole pixels, blended normally: what filling the rectangle on
+    /// those pixel edges gives, byte for byte (full coverage: the colour scaled by the opacity,
+    /// over what is there), without the compositor's set-up, which for the 2x2 blocks of an LED
+    /// matrix's grid (the worm's) is most of a fill's cost. With a clip pushed, the fill itself.
+    public mutating func fillPixels(_ rect: PixelRect, with color: Color, opacity: Fixed = .one) {
+        if !clips.isEmpty {
+            let r = FixedRect(x: Fixed(rect.x), y: Fixed(rect.y), width: Fixed(rect.width), height: Fixed(rect.height))
+            fill(RoundedRectangle(r, cornerRadius: .zero), with: .solid(color), opacity: opacity)
+            return
+        }
+        let alpha = opacity.unitByte
+        let x0 = Swift.max(rect.x, 0), x1 = Swift.min(rect.x + rect.width, width)
+        let y0 = Swift.max(rect.y, 0), y1 = Swift.min(rect.y + rect.height, height)
+        if alpha == 0 || x0 >= x1 || y0 >= y1 { return }
+        let solid = color.premultiplied, source = alpha == 255 ? solid : solid.scaled(by: alpha)
+        let width = self.width, knowsClear = self.knowsClear
+        Canvas.withPixelsAndDrawn(&storage, &drawn) { pixels, drawn in
+            for y in y0..<y1 {
+                if knowsClear { _ = Canvas.noteDrawn(drawn + y, x0, x1) }
+                let line = pixels + y * width
+                for x in x0..<x1 { line[x] = NormalBlend.blend(source, onto: line[x]) }
             }
         }
     }
