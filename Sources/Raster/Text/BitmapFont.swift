@@ -203,7 +203,7 @@ public struct BitmapFont: Sendable {
         if boxBottom <= limit.y || y >= limit.maxY { return }
         let step = satMul(advance, scale)
         let glyphWidth = satMul(cellWidth, scale)
-        let w = cellWidth
+        let w = cellWidth, rowMask: UInt64 = (1 << UInt64(cellWidth)) - 1
         var pen = x
         var left = count
         var scalars = text.unicodeScalars.makeIterator()
@@ -213,14 +213,21 @@ public struct BitmapFont: Sendable {
             if left > 0, let next = scalars.next() { scalar = next; left -= 1 } else if ellipsisLeft { scalar = BitmapFont.ellipsis; ellipsisLeft = false } else { break }
             if pen >= limit.maxX { break }
             if satAdd(pen, glyphWidth) > limit.x {
-                var bits = bitmap(for: scalar)
-                while bits != 0 {
-                    let i = bits.trailingZeroBitCount
-                    bits &= bits &- 1
-                    let bx = satAdd(pen, satMul(i % w, scale)), by = satAdd(y, satMul(i / w, scale))
-                    let x0 = Swift.max(bx, limit.x), x1 = Swift.min(satAdd(bx, scale), limit.maxX)
+                // Row by row (the bits are rows of `w`, the top one lowest): a row's vertical
+                // extent once, then its lit columns, with no division per pixel.
+                var rest = bitmap(for: scalar), by = y
+                while rest != 0 {
+                    var row = rest & rowMask
+                    rest >>= UInt64(w)
                     let y0 = Swift.max(by, limit.y), y1 = Swift.min(satAdd(by, scale), limit.maxY)
-                    if x0 < x1 && y0 < y1 { body(PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)) }
+                    while row != 0 && y0 < y1 {
+                        let i = row.trailingZeroBitCount
+                        row &= row &- 1
+                        let bx = satAdd(pen, satMul(i, scale))
+                        let x0 = Swift.max(bx, limit.x), x1 = Swift.min(satAdd(bx, scale), limit.maxX)
+                        if x0 < x1 { body(PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)) }
+                    }
+                    by = satAdd(by, scale)
                 }
             }
             pen = satAdd(pen, step)

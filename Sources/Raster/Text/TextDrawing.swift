@@ -33,16 +33,19 @@ extension Mask {
         if let window { limit = limit.intersection(window) }
         if limit.isEmpty { return }
         let w = width
-        var touched = written
+        // The blocks' bounding box, as plain bounds (a rectangle union a block was most of a lit
+        // pixel's cost at scale 1).
+        var lo = (x: Int.max, y: Int.max), hi = (x: Int.min, y: Int.min)
         coverage.withUnsafeMutableBufferPointer { cov in
             font.forEachBlock(in: text, count: count, ellipsis: ellipsis, x: x, y: y, scale: scale, within: limit) { block in
-                touched = touched.union(block)
+                lo = (Swift.min(lo.x, block.x), Swift.min(lo.y, block.y))
+                hi = (Swift.max(hi.x, block.maxX), Swift.max(hi.y, block.maxY))
                 for row in block.y..<block.maxY {
                     let start = row * w
                     for col in block.x..<block.maxX { cov[start + col] = 255 }
                 }
             }
         }
-        written = touched
+        if lo.x < hi.x { written = written.union(PixelRect(x: lo.x, y: lo.y, width: hi.x - lo.x, height: hi.y - lo.y)) }
     }
 }
