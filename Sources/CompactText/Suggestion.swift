@@ -8,18 +8,18 @@ public func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
-    var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-    for i in 0...a.count { d[i][0] = i }
-    for j in 0...b.count { d[0][j] = j }
+    // Three rows of the table: the one before the last (for a swap), the last, this one.
+    var older = [Int](repeating: 0, count: b.count + 1), previous = Array(0...b.count), current = older
     for i in 1...a.count {
+        current[0] = i
         for j in 1...b.count {
-            d[i][j] = Swift.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                d[i][j] = Swift.min(d[i][j], d[i - 2][j - 2] + 1)
-            }
+            var d = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d = Swift.min(d, older[j - 2] + 1) }
+            current[j] = d
         }
+        (older, previous, current) = (previous, current, older)
     }
-    return d[a.count][b.count]
+    return previous[b.count]
 }
 
 /// The closest of `candidates` to `word` (in ASCII lower case), if it is close enough to be a

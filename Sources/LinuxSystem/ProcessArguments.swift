@@ -24,8 +24,10 @@ public enum ProcessArguments {
             var count = 0
             while start[count] != 0 { count += 1 }
             let bytes = UnsafeBufferPointer(start: start, count: count)
-            if UTF8Check.firstInvalid(bytes) != nil { throw InvalidArgumentEncoding(position: i, bytes: Array(bytes)) }
-            words.append(String(cString: pointer))
+            guard let word = String(validating: bytes, as: UTF8.self) else {
+                throw InvalidArgumentEncoding(position: i, bytes: Array(bytes))
+            }
+            words.append(word)
         }
         return words
     }
@@ -54,61 +56,26 @@ public struct InvalidArgumentEncoding: Error, Sendable {
     public let bytes: [UInt8]
 
     /// `argument 2 ('ok\xFF\xFEend') is not valid UTF-8 ...`: the word with each byte that is
-    /// not part of a UTF-8 character as \xHH, the rest as given.
+    /// not part of a UTF-8 character, and each control character, as \xHH, the rest as given
+    /// (the standard library's decoder says which bytes those are).
     public var description: String {
-        "argument \(position) ('\(UTF8Check.shown(bytes))') is not valid UTF-8 (the bytes shown as \\xHH); arguments must be UTF-8 text"
-    }
-}
-
-/// UTF-8 as RFC 3629 defines it: no overlong forms, no surrogates, nothing above U+10FFFF.
-enum UTF8Check {
-    /// The length of the valid character starting at `bytes[i]`, or nil when none starts there.
-    static func characterLength(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> Int? {
-        let lead = bytes[i]
-        if lead < 0x80 { return 1 }
-        let length: Int
-        var low: UInt8 = 0x80, high: UInt8 = 0xBF  // the second byte's range
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
-        default: return nil
+        var text = "", parser = Unicode.UTF8.ForwardParser(), input = bytes.makeIterator(), at = 0
+        func hex(_ byte: UInt8) -> String {
+            let digits = String(byte, radix: 16, uppercase: true)
+            return "\\x" + (digits.count == 1 ? "0" + digits : digits)
         }
-        guard i + length <= bytes.count, bytes[i + 1] >= low, bytes[i + 1] <= high else { return nil }
-        for k in 2..<length where bytes[i + k] & 0xC0 != 0x80 { return nil }
-        return length
-    }
-
-    /// The offset of the first byte that starts no valid character, or nil when all is UTF-8.
-    static func firstInvalid(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        var i = 0
-        while i < bytes.count {
-            guard let length = characterLength(bytes, at: i) else { return i }
-            i += length
-        }
-        return nil
-    }
-
-    /// The bytes as text, each one outside a valid character (and each control character) as \xHH.
-    static func shown(_ bytes: [UInt8]) -> String {
-        bytes.withUnsafeBufferPointer { buffer in
-            var text = ""
-            var i = 0
-            while i < buffer.count {
-                if let length = characterLength(buffer, at: i), length > 1 || buffer[i] >= 0x20 && buffer[i] != 0x7F {
-                    text += String(decoding: UnsafeBufferPointer(rebasing: buffer[i..<(i + length)]), as: UTF8.self)
-                    i += length
-                } else {
-                    let hex = String(buffer[i], radix: 16, uppercase: true)
-                    text += "\\x" + (hex.count == 1 ? "0" + hex : hex)
-                    i += 1
-                }
+        while true {
+            switch parser.parseScalar(from: &input) {
+            case .valid(let encoded):
+                let scalar = Unicode.UTF8.decode(encoded)
+                if scalar.value < 0x20 || scalar.value == 0x7F { text += hex(UInt8(scalar.value)) } else { text.unicodeScalars.append(scalar) }
+                at += encoded.count
+            case .error(let length):
+                for byte in bytes[at..<(at + length)] { text += hex(byte) }
+                at += length
+            case .emptyInput:
+                return "argument \(position) ('\(text)') is not valid UTF-8 (the bytes shown as \\xHH); arguments must be UTF-8 text"
             }
-            return text
         }
     }
 }
