@@ -36,7 +36,9 @@ public struct BootScreenLayout: Sendable, Equatable {
     public static func compute(width: Int, height: Int, options: SceneOptions, design: DesignSize, kind: LoaderKind,
                                drawsMessage: Bool, messageHeight: Int, logoSize: (width: Int, height: Int)?) -> BootScreenLayout {
         let screen = isScreen(width: width, height: height)
-        let margin = options.margin ?? (screen ? Swift.min(width, height) / 20 : 0)
+        // A margin too large for the canvas is cut to the largest that fits rather than leave a
+        // blank frame; the daemon says so in its log (loaderctl refuses it).
+        let margin = Swift.min(options.margin ?? (screen ? Swift.min(width, height) / 20 : 0), largestMargin(width: width, height: height))
         let inner = PixelRect(x: margin, y: margin, width: Swift.max(1, width - 2 * margin), height: Swift.max(1, height - 2 * margin))
         if !screen { return packed(inner, messageHeight: drawsMessage ? 0 : messageHeight) }
 

@@ -75,6 +75,8 @@ struct ConfigTests {
             """)
         #expect(config.daemon.socket == "/run/splash.sock")
         #expect(config.daemon.socketGroup == "video")
+        // A group ID may be a TOML integer too; it is kept as the text a name or number is.
+        #expect(try Config.parse("[daemon]\nsocket_group = 0").daemon.socketGroup == "0")
         #expect(config.daemon.maxClients == 8)
         #expect(config.daemon.idleTimeout == 2_500_000)
         #expect(config.daemon.maxLine == 1024)
@@ -118,6 +120,9 @@ struct ConfigTests {
         ("[daemon]\nsocket = 5", "loaderd.toml:2:10: daemon.socket: expected a string, got 5"),
         ("[daemon]\nsocket = \"\"", #"loaderd.toml:2:10: daemon.socket: expected an absolute path (starting with /), got """#),
         ("[daemon]\nsocket_group = \"\"", #"loaderd.toml:2:16: daemon.socket_group: expected a group name or number, got """#),
+        ("[daemon]\nsocket_group = -1", "loaderd.toml:2:16: daemon.socket_group: expected a group name or number, got -1"),
+        ("[daemon]\nsocket_group = 4294967295", "loaderd.toml:2:16: daemon.socket_group: expected a group name or number, got 4294967295"),
+        ("[daemon]\nsocket_group = 1.5", "loaderd.toml:2:16: daemon.socket_group: expected a group name or number, got 1.5"),
         ("[daemon]\nlog_level = \"loud\"", #"loaderd.toml:2:13: daemon.log_level: expected one of trace, debug, info, notice, warning, error, critical, got "loud""#),
         ("[loader]\nname = \"spinner\"", #"loaderd.toml:2:8: loader.name: unknown loader "spinner"; available: linkedin, pagedots, quizup, shimmer, worm, skeleton, bar"#),
         ("[loader]\nname = \"linkedn\"", #"loaderd.toml:2:8: loader.name: unknown loader "linkedn" (did you mean 'linkedin'?); available: linkedin, pagedots, quizup, shimmer, worm, skeleton, bar"#),

@@ -39,6 +39,18 @@ import Testing
         #expect(try daemon.terminate() == 0)
     }
 
+    /// A `screen.margin` too large for the display draws with the largest that fits (a blank
+    /// frame would look like a dead display) and the log says what was asked and what was drawn.
+    @Test func aMarginTooLargeForTheDisplayIsCutAndLogged() throws {
+        let daemon = try DaemonProcess(arguments: ["--freeze-time", "0.6"], size: "48x16")
+        #expect(try daemon.client().request("start linkedin screen.margin=1000") == "OK started linkedin")
+        #expect(waitForImage(daemon.imagePath, try expected("linkedin", [("screen.margin", "7")], width: 48, height: 16,
+                                                             state: FrameState(elapsed: 600_000))))
+        let said = "screen.margin 1000 leaves no room on image:\(daemon.imagePath) (48x16, the margin is taken from every side): drawing with 7"
+        #expect(eventually { daemon.process.log.contains(said) }, "\(daemon.process.log)")
+        #expect(try daemon.terminate() == 0)
+    }
+
     @Test func pngWithBackgroundAndParameters() throws {
         let dir = try Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -299,7 +299,13 @@ struct ConfigDecoder {
             if let problem = SocketPath.problem(path) { throw expected(problem, entry.value, key: key) }
             d.socket = path
         case "socket_group":
-            let group = try string(entry, key)
+            // A group ID may be written as a TOML integer, as /etc/group and chown(1) write it.
+            var group = ""
+            switch entry.value.kind {
+            case .string(let name): group = name
+            case .integer(let id) where id >= 0 && id < Int(UInt32.max): group = String(id)
+            default: break
+            }
             guard !group.isEmpty, !group.contains(where: { $0 == " " || $0 == ":" || $0 == "/" }) else {
                 throw expected("a group name or number", entry.value, key: key)
             }
