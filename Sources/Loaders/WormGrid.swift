@@ -18,6 +18,9 @@ import Raster
 /// Colours: the article draws gray dots with a black head on a light background; for dark
 /// displays and LED matrices the defaults are a dim base (white at 20 %, a dot that is clearly
 /// "off" but still marks the grid) and a white head.
+///
+/// Monochrome (on/off LEDs): a dim base and a fading trail cannot be shown, so the grid is unlit
+/// and every dot the trail covers is lit: the head and the ~3 dots behind it, a worm of whole dots.
 public struct WormGrid: Loader {
     public static let name = "worm"
     public static let summary = "3x3 dot grid with a worm-like head and fading trail"
@@ -87,8 +90,9 @@ public struct WormGrid: Loader {
 
     public func draw(_ context: inout DrawContext, in layout: Layout, state: FrameState) {
         let head = head(at: state.elapsed)
+        let monochrome = context.monochrome
         if let blocks = PixelBlockGrid(dotSize: dotSize, spacing: spacing, in: layout) {
-            drawBlocks(blocks, &context.canvas, head: head)
+            drawBlocks(blocks, &context.canvas, head: head, monochrome: monochrome)
             return
         }
         // The swollen head (scale up to 1.10) must stay inside the area: the grid is drawn
@@ -102,9 +106,12 @@ public struct WormGrid: Loader {
         for row in 0..<3 {
             for column in 0..<3 {
                 let center = layout.point(pad * k + r * k + pitch * column, pad * k + r * k + pitch * row)
-                let dot = Ellipse(center: center, radius: radius)
-                context.canvas.fill(dot, with: .solid(baseColor))
                 let (opacity, scale) = overlay(serial: WormGrid.serials[row * 3 + column], head: head)
+                if monochrome {
+                    if opacity.raw > 0 { context.canvas.fill(Ellipse(center: center, radius: radius * scale), with: .solid(.white)) }
+                    continue
+                }
+                context.canvas.fill(Ellipse(center: center, radius: radius), with: .solid(baseColor))
                 if opacity.raw > 0 {
                     context.canvas.fill(Ellipse(center: center, radius: radius * scale), with: .solid(headColor), opacity: opacity)
                 }
@@ -112,12 +119,16 @@ public struct WormGrid: Loader {
         }
     }
 
-    private func drawBlocks(_ grid: PixelBlockGrid, _ canvas: inout Canvas, head: Fixed?) {
+    private func drawBlocks(_ grid: PixelBlockGrid, _ canvas: inout Canvas, head: Fixed?, monochrome: Bool) {
         for row in 0..<3 {
             for column in 0..<3 {
                 let block = grid.block(row: row, column: column)
-                canvas.fillPixels(block, with: baseColor)
                 let opacity = overlay(serial: WormGrid.serials[row * 3 + column], head: head).opacity
+                if monochrome {
+                    if opacity.raw > 0 { canvas.fillPixels(block, with: .white) }
+                    continue
+                }
+                canvas.fillPixels(block, with: baseColor)
                 if opacity.raw > 0 { canvas.fillPixels(block, with: headColor, opacity: opacity) }
             }
         }

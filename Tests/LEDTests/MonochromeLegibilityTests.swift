@@ -62,6 +62,22 @@ import Transports
         }
     }
 
+    @Test("the worm on one module is a run of whole 2x2 dots: its head and the trail behind it, never a grey pixel")
+    func wormIsARunOfDots() throws {
+        let worm = try Catalog.make("worm")
+        var options = SceneOptions()
+        options.monochrome = true
+        var scene = Scene(loader: worm, width: 8, height: 8, options: options)
+        // Head positions (in dots) and the dots lit then: those 0 to 2.8 dots behind the head.
+        for (head, dots) in [(0.5, 1), (1.5, 2), (3.75, 3), (8.5, 3)] {
+            scene.render(FrameState(elapsed: Int64(head * 160_000)))
+            let lumas: [Int] = scene.canvas.pixels.map { Int(luma($0)) }
+            #expect(lumas.allSatisfy { $0 == 0 || $0 == 255 }, "head at \(head): a pixel neither lit nor unlit: \(lumas)")
+            let lit = lumas.filter { $0 == 255 }.count
+            #expect(lit == 4 * dots, "head at \(head): \(lit) pixels lit")
+        }
+    }
+
     @Test("success and failure marks read on LEDs: a lit disc with an unlit stroke through it")
     func outcomeMarks() throws {
         var options = SceneOptions()
