@@ -16,6 +16,28 @@ func checkWord(_ word: String, what: String) throws(CommandError) {
     }
 }
 
+/// A `key=value` parameter as a protocol word: a value with a space (a shimmer's text), or one
+/// that begins with a quote, goes in double quotes with `"` and `\` escaped (docs/PROTOCOL.md).
+/// The key and line breaks are checked as any word is.
+func parameterWord(_ word: String) throws(CommandError) -> String {
+    guard let eq = word.firstIndex(of: "="), eq != word.startIndex else {
+        try checkWord(word, what: "parameter")
+        return word
+    }
+    try checkWord(String(word[..<eq]), what: "parameter key")
+    let value = word[word.index(after: eq)...]
+    if let bad = value.unicodeScalars.first(where: { isControl($0) || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
+        throw .usage("parameter '\(word)' contains control character \(hexCode(bad)); the protocol separates requests with newlines")
+    }
+    guard value.contains(" ") || value.first == "\"" else { return word }
+    var quoted = String(word[...eq]) + "\""
+    for c in value {
+        if c == "\"" || c == "\\" { quoted.append("\\") }
+        quoted.append(c)
+    }
+    return quoted + "\""
+}
+
 /// A verb that takes no arguments, sends `request` and prints the reply.
 private func simpleVerb(_ name: String, abstract: String, request: String) -> Verb {
     var page = HelpPage(abstract: abstract, usage: "loaderctl \(name) " + ConnectionOptions.usage)
@@ -39,6 +61,7 @@ enum DaemonVerbs {
                 against this loaderctl's catalog before anything is sent. Starting the loader that is \
                 already running with the same parameters keeps its time.
                 Example: loaderctl start linkedin fill=#0a66c2 duration=1.2
+                A value may hold spaces: loaderctl start shimmer 'text=Hello world'
                 """,
             usage: "loaderctl start <name> [<key=value> ...] " + ConnectionOptions.usage)
         page.arguments = [ArgumentSpec("<name>", help: "The loader (see `loaderctl list`)."),
@@ -49,9 +72,10 @@ enum DaemonVerbs {
             let name = words[0], parameters = Array(words.dropFirst())
             let connection = try ConnectionOptions(parsed)
             try checkWord(name, what: "loader name")
-            for word in parameters { try checkWord(word, what: "parameter") }
+            var request = "start " + name
+            for word in parameters { request += " " + (try parameterWord(word)) }
             try checkLoader(name, parameters)
-            connection.say(try connection.send((["start"] + words).joined(separator: " ")))
+            connection.say(try connection.send(request))
         }
     }()
 

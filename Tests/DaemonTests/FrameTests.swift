@@ -51,6 +51,18 @@ import Testing
         #expect(try daemon.terminate() == 0)
     }
 
+    /// A parameter value with spaces, from loaderctl's command line to the frame: loaderctl sends it
+    /// in quotes and the daemon draws the text as given.
+    @Test func aTextWithSpacesFromLoaderctl() throws {
+        let daemon = try DaemonProcess(arguments: ["--freeze-time", "0.6"], size: "128x16")
+        let ctl = try Spawned(Paths.products + "/loaderctl", ["start", "shimmer", #"text=Say "hi" now"#, "--socket", daemon.socketPath],
+                              logPath: daemon.directory + "/ctl.out")
+        #expect(try ctl.wait() == 0, "\(ctl.log)")
+        #expect(waitForImage(daemon.imagePath, try expected("shimmer", [("text", #"Say "hi" now"#)], width: 128, height: 16,
+                                                             state: FrameState(elapsed: 600_000))))
+        #expect(try daemon.terminate() == 0)
+    }
+
     @Test func pngWithBackgroundAndParameters() throws {
         let dir = try Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -92,6 +92,28 @@ import Testing
         #expect(parse("  ping  \r") == .success(.ping))
         #expect(parse("start bar  fill=red ") == .success(.start(name: "bar", assignments: [Assignment(key: "fill", value: "red")])))
         #expect(parse("stop now") == .success(.stop(.now)))
+    }
+
+    /// A value in double quotes may hold spaces (a shimmer's `text`); `\"` and `\\` inside stand
+    /// for a quote and a backslash; an unquoted value is its word, quotes and all, as before.
+    @Test func startValuesInQuotes() {
+        func start(_ pairs: [(String, String)]) -> Result<Request, ProtocolError> {
+            .success(.start(name: "shimmer", assignments: pairs.map { Assignment(key: $0.0, value: $0.1) }))
+        }
+        #expect(parse(#"start shimmer text="Hello  world" textColor=red"#) == start([("text", "Hello  world"), ("textColor", "red")]))
+        #expect(parse(#"start shimmer text="say \"hi\" \\ \n""#) == start([("text", #"say "hi" \ \n"#)]))
+        #expect(parse(#"start shimmer text="""#) == start([("text", "")]))
+        #expect(parse(#"start shimmer text=a"b"#) == start([("text", #"a"b"#)]))
+        #expect(parse(#"start shimmer a=b=c"#) == start([("a", "b=c")]))
+        for (line, said) in [(#"start shimmer text="Hello"#, "the value of 'text' has no closing quote"),
+                             (#"start shimmer text="a"b"#, "the quoted value of 'text' is followed by more than a space"),
+                             (#"start shimmer text="a\""#, "the value of 'text' has no closing quote"),
+                             (#"start shimmer =x"#, "'=x' is not key=value"),
+                             (#"start shimmer text="a" text=b"#, "parameter 'text' is given twice")] {
+            guard case .failure(let error) = parse(line) else { Issue.record("\(line) was accepted"); continue }
+            #expect(error.code == .badParameter && error.message.hasPrefix(said), "\(line): \(error.message)")
+        }
+        #expect(parse("start") == .failure(ProtocolError(.usage, #"usage: start NAME [key=value]... (a value with spaces in double quotes: text="Hello world")"#)))
         #expect(parse("progress 5 force") == .success(.progress(Percent(thousandths: 5000), force: true)))
         #expect(parse("message  two  spaces ") == .success(.message("two  spaces ")))
         #expect(parse("message   ") == .success(.message(nil)))

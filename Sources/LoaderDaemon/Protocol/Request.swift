@@ -163,23 +163,7 @@ public enum RequestParser {
         case "list": return noArguments(arguments, .list, usage: "list")
         case "status": return noArguments(arguments, .status, usage: "status")
         case "start":
-            guard let name = arguments.first else {
-                return .failure(ProtocolError(.usage, "usage: start NAME [key=value]..."))
-            }
-            var assignments: [Assignment] = []
-            for word in arguments.dropFirst() {
-                guard let eq = word.firstIndex(of: "="), eq != word.startIndex else {
-                    return .failure(ProtocolError(.badParameter, "'\(quote(word))' is not key=value; usage: start NAME [key=value]..."))
-                }
-                let key = String(word[..<eq])
-                // Which of two values would win is nobody's guess: refused, as the config file
-                // refuses a key set twice.
-                if assignments.contains(where: { $0.key == key }) {
-                    return .failure(ProtocolError(.badParameter, "parameter '\(quote(Substring(key)))' is given twice; give each parameter once"))
-                }
-                assignments.append(Assignment(key: key, value: String(word[word.index(after: eq)...])))
-            }
-            return .success(.start(name: String(name), assignments: assignments))
+            return parseStart(text[command.endIndex...])
         case "stop":
             let usage = "usage: stop [success|failure|now]"
             switch arguments.count {
@@ -233,6 +217,66 @@ public enum RequestParser {
     }
 
     static let commandList = Request.commandNames.joined(separator: ", ")
+
+    static let startUsage = "usage: start NAME [key=value]... (a value with spaces in double quotes: text=\"Hello world\")"
+
+    /// `start NAME [key=value]...` after the command. A value that begins with `"` runs to the
+    /// next `"` not escaped by `\` (`\"` and `\\` inside stand for `"` and `\`), so it may hold
+    /// spaces; any other value is the rest of its word.
+    private static func parseStart(_ text: Substring) -> Result<Request, ProtocolError> {
+        var name: String? = nil
+        var assignments: [Assignment] = []
+        var i = text.startIndex
+        while true {
+            while i < text.endIndex && text[i] == " " { i = text.index(after: i) }
+            if i == text.endIndex { break }
+            var end = i
+            while end < text.endIndex && text[end] != " " && (name == nil || text[end] != "=") { end = text.index(after: end) }
+            guard name != nil else { name = String(text[i..<end]); i = end; continue }
+            guard end < text.endIndex, text[end] == "=", end != i else {
+                while end < text.endIndex && text[end] != " " { end = text.index(after: end) }
+                return .failure(ProtocolError(.badParameter, "'\(quote(text[i..<end]))' is not key=value; " + startUsage))
+            }
+            let key = String(text[i..<end])
+            var value = ""
+            i = text.index(after: end)
+            if i < text.endIndex && text[i] == "\"" {
+                // A quoted value: to the closing quote, which ends the word.
+                i = text.index(after: i)
+                var closed = false
+                while i < text.endIndex {
+                    let c = text[i]
+                    i = text.index(after: i)
+                    if c == "\"" { closed = true; break }
+                    if c == "\\" && i < text.endIndex && (text[i] == "\"" || text[i] == "\\") {
+                        value.append(text[i])
+                        i = text.index(after: i)
+                    } else {
+                        value.append(c)
+                    }
+                }
+                guard closed else {
+                    return .failure(ProtocolError(.badParameter, "the value of '\(quote(Substring(key)))' has no closing quote; " + startUsage))
+                }
+                guard i == text.endIndex || text[i] == " " else {
+                    return .failure(ProtocolError(.badParameter, "the quoted value of '\(quote(Substring(key)))' is followed by more than a space; " + startUsage))
+                }
+            } else {
+                var end = i
+                while end < text.endIndex && text[end] != " " { end = text.index(after: end) }
+                value = String(text[i..<end])
+                i = end
+            }
+            // Which of two values would win is nobody's guess: refused, as the config file
+            // refuses a key set twice.
+            if assignments.contains(where: { $0.key == key }) {
+                return .failure(ProtocolError(.badParameter, "parameter '\(quote(Substring(key)))' is given twice; give each parameter once"))
+            }
+            assignments.append(Assignment(key: key, value: value))
+        }
+        guard let name else { return .failure(ProtocolError(.usage, startUsage)) }
+        return .success(.start(name: name, assignments: assignments))
+    }
 
     private static func noArguments(_ arguments: ArraySlice<Substring>, _ request: Request, usage: String) -> Result<Request, ProtocolError> {
         arguments.isEmpty ? .success(request) : .failure(ProtocolError(.usage, "usage: " + usage + " (no arguments)"))
