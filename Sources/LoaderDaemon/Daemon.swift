@@ -662,7 +662,12 @@ public final class Daemon {
         if state.frozen != nil { return true }
         guard slot.hasScene else { return true }
         guard slot.scenePhase(frame) == .running, slot.scene?.loader.isStill == true else { return false }
-        if frame.message != nil && slot.scene?.options.messageStyle != .plain { return false }
+        // A styled message shimmers; on an LED-sized canvas a message may scroll or take turns
+        // with the loader (StripMessage), so it is drawn at the frame rate there.
+        if let message = frame.message, !message.isEmpty {
+            if slot.scene?.options.messageStyle != .plain { return false }
+            if !BootScreenLayout.isScreen(width: slot.display.canvasWidth, height: slot.display.canvasHeight) { return false }
+        }
         if let p = frame.progress, p.from != p.to, frame.elapsed < p.changedAt + ProgressState.smoothing { return false }
         return true
     }

@@ -47,8 +47,14 @@ public enum MessageLine {
             return
         }
         let preferred = font(forCanvasWidth: canvas.width, height: canvas.height)
-        let font = preferred.font
-        let scale = scale(for: message, font: font, preferred: preferred.scale, width: area.width)
+        let scale = scale(for: message, font: preferred.font, preferred: preferred.scale, width: area.width)
+        draw(message, style: style, color: color, into: &context, area: area, elapsed: elapsed, font: preferred.font, scale: scale)
+    }
+
+    /// The same in a bitmap `font` at `scale` chosen by the caller (a strip's message turn).
+    static func draw(_ message: String, style: MessageStyle, color: Color, into context: inout DrawContext,
+                     area: PixelRect, elapsed: Microseconds, font: BitmapFont, scale: Int) {
+        let canvas = context.canvas
         let overflow: TextOverflow = BootScreenLayout.isScreen(width: canvas.width, height: canvas.height) ? .ellipsis : .marquee(elapsed: elapsed)
         switch style {
         case .plain:

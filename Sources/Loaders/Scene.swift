@@ -215,6 +215,15 @@ public struct Scene: Sendable {
             let a = areas.loader
             layout = Layout(rect: FixedRect(x: Fixed(a.x), y: Fixed(a.y), width: Fixed(a.width), height: Fixed(a.height)), scaleX: .one, scaleY: .one)
         }
+        // An LED strip too short for the message under the loader: the two take turns.
+        if phase == .running, areas.message == nil, !loader.drawsMessage, let message = state.message, !message.isEmpty,
+           !BootScreenLayout.isScreen(width: context.canvas.width, height: context.canvas.height),
+           let font = StripMessage.font(height: areas.loader.height),
+           let time = StripMessage.messageTime(at: state.elapsed, message: message, font: font, width: areas.loader.width) {
+            MessageLine.draw(message, style: options.messageStyle, color: options.messageColor, into: &context, area: areas.loader,
+                             elapsed: time, font: font, scale: 1)
+            return
+        }
         switch phase {
         case .running, .exiting:
             if waitsForFace && loader.drawsMessage {

@@ -147,4 +147,16 @@ import Testing
         #expect(eventually { (statusField((try? c.request("status")) ?? "", "frames_drawn") ?? 0) > before + 3 })
         _ = try daemon.terminate()
     }
+
+    /// A still bar with a message on an LED strip keeps drawing: the message scrolls or takes turns
+    /// with the bar there (on the 32x8 strip both), and a still frame would freeze it.
+    @Test func aMessageOnAStripKeepsAStillBarDrawing() throws {
+        let daemon = try DaemonProcess(size: "32x8")
+        let c = try daemon.client()
+        #expect(try c.request("progress 50") == "OK progress 50")
+        #expect(try c.request("message Starting network") == "OK")
+        let before = statusField(try c.request("status"), "frames_drawn") ?? 0
+        #expect(eventually { (statusField((try? c.request("status")) ?? "", "frames_drawn") ?? 0) > before + 10 })
+        _ = try daemon.terminate()
+    }
 }

@@ -140,6 +140,41 @@ import Testing
         #expect(rows(small) == [2, 3, 4, 5])
     }
 
+    @Test("on an 8-row strip the loader and a message take turns: the loader 3 s, then the message held or scrolled through once")
+    func stripMessageTurns() {
+        func lit(_ c: Canvas) -> Int { c.pixels.filter { $0.a > 0 }.count }
+        // "Booting" (7 glyphs of the 5x7's eight-row cut, 41 px) fits 64x8: held 2 s.
+        let short = "Booting"
+        for (t, turn) in [(2_900_000, "loader"), (3_100_000, "message"), (4_900_000, "message"), (5_100_000, "loader"), (8_100_000, "message")] {
+            let with = Support.render("linkedin", width: 64, height: 8, state: FrameState(elapsed: Int64(t), message: short))
+            let without = Support.render("linkedin", width: 64, height: 8, state: FrameState(elapsed: Int64(t)))
+            if turn == "loader" {
+                #expect(with.pixels == without.pixels ? true : false, "t = \(t): the loader's turn shows the loader alone")
+            } else {
+                var text = Canvas(width: 64, height: 8)
+                var mask = Mask(width: 64, height: 8)
+                ShimmerText.layOut(short, font: .large8, scale: 1, in: PixelRect(x: 0, y: 0, width: 64, height: 8), mask: &mask)
+                text.fill(mask, with: .solid(SceneOptions().messageColor))
+                #expect(with.pixels == text.pixels ? true : false, "t = \(t): the message's turn shows the message, centred, in the 5x7's eight rows")
+            }
+        }
+        // A message too long for the strip scrolls through once: 1 s held, then (width + gap) at
+        // 16 px/s, and the loader's turn comes back.
+        let long = "Starting network services"
+        let turn = StripMessage.turn(of: long, font: .large8, width: 32)
+        #expect(turn == 1_000_000 + Int64(BitmapFont.large8.width(of: long, scale: 1) + Marquee.gap(font: .large8, scale: 1)) * 1_000_000 / 16)
+        let first = Support.render("worm", width: 32, height: 8, state: FrameState(elapsed: 3_500_000, message: long))
+        let later = Support.render("worm", width: 32, height: 8, state: FrameState(elapsed: 5_000_000, message: long))
+        #expect(lit(first) > 0 && (first.pixels != later.pixels ? true : false), "the long message moves")
+        let back = 3_000_000 + turn + 100_000
+        let same = Support.render("worm", width: 32, height: 8, state: FrameState(elapsed: back, message: long)).pixels
+            == Support.render("worm", width: 32, height: 8, state: FrameState(elapsed: back)).pixels
+        #expect(same, "the loader's turn again after one pass")
+        // Where the message fits under the loader (64x16) nothing takes turns.
+        let tall = Support.render("linkedin", width: 64, height: 16, state: FrameState(elapsed: 3_100_000, message: short))
+        #expect((0..<16).contains { y in tall[0, y].a > 0 }, "the bar is still drawn on 64x16")
+    }
+
     @Test("the worm's swollen head stays round inside an 8x8 module: no lit pixel is cut by the edge")
     func wormHeadInside() throws {
         // At t = 0 the head is on dot 1 (top right) at scale 1.10.
