@@ -60,7 +60,7 @@ let package = Package(
         .target(
             name: "LoaderDaemon",
             dependencies: [
-                "FixedPoint", "CompactText", "Raster", "Loaders", "Displays", "CLinux", "LinuxSystem",
+                "FixedPoint", "CompactText", "Raster", "Loaders", "Displays", "Transports", "CLinux", "LinuxSystem",
             ]
         ),
 

@@ -3,6 +3,7 @@ import Displays
 import LinuxSystem
 import Loaders
 import Raster
+import Transports
 import CompactText
 
 /// Stands in for a display that cannot draw now — its device is missing and waited for, or its
@@ -48,9 +49,16 @@ extension Daemon {
             let slot = DisplaySlot(display: PlaceholderDisplay(name: "\(spec.type):\(path)", waitingFor: path), spec: spec)
             slot.waiting = true
             slot.waitingSince = MonotonicClock.now()
-            logger.warning("\(spec.type):\(path): \(path) does not exist (yet); waiting for it to appear")
+            logger.warning("\(spec.type):\(path): \(path) does not exist (yet); waiting for it to appear" + missingDeviceHint(path))
             return slot
         }
+    }
+
+    /// What usually makes `path` appear, for the waiting and giving-up lines: an spidev node only
+    /// exists once SPI is enabled, the most common set-up step missed on a Pi.
+    static func missingDeviceHint(_ path: String) -> String {
+        let name = path.split(separator: "/").last ?? ""
+        return name.hasPrefix("spidev") ? " (if SPI is off it never will: " + SPIDevice.enableHint + ")" : ""
     }
 
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 || errno != ENOENT }

@@ -107,6 +107,9 @@ public final class SPIDevice: SPIBus {
                        errno: .messageTooLong)
     }
 
+    /// What makes a Raspberry Pi's spidev nodes appear (the usual reason one is missing).
+    public static let enableHint = "enable SPI (dtparam=spi=on in /boot/firmware/config.txt, /boot/config.txt before bookworm, then reboot) or load spidev (modprobe spidev)"
+
     /// The error for a failed open, with the fix for the usual causes.
     static func openError(path: String, errno: Errno) -> TransportError {
         switch errno {
@@ -114,7 +117,7 @@ public final class SPIDevice: SPIBus {
             let present = listDevices(prefix: "spidev")
             let here = present.isEmpty ? "" : " (SPI devices here: " + present.map { "/dev/" + $0 }.joined(separator: ", ") + ")"
             return TransportError(device: path,
-                                  message: "no \(path): enable SPI (dtparam=spi=on in /boot/firmware/config.txt, /boot/config.txt before bookworm, then reboot) or load spidev (modprobe spidev)" + here,
+                                  message: "no \(path): " + enableHint + here,
                                   errno: errno)
         case .permissionDenied, .notPermitted:
             return TransportError(device: path,
