@@ -41,6 +41,21 @@ struct ConfigCheckTests {
         ])
     }
 
+    /// The catalog stops at a loader's first bad parameter; the file check names every one.
+    @Test func everyBadLoaderParameterIsReported() {
+        let text = """
+            [loader]
+            name = "linkedin"
+            parameters = { duration = "abc", fill = "notacolor", cornerRadius = -3, fil = 2, track = "gray" }
+            """
+        #expect(errors(text) == [
+            #"loaderd.toml:3:27: loader.parameters.duration: expected seconds from 0.05 to 60, got "abc""#,
+            #"loaderd.toml:3:41: loader.parameters.fill: expected a colour: #RRGGBB, #RRGGBBAA or a name (blue, purple, pink, gray, grey, white, black, red, green, orange, yellow, clear), optionally @opacity, got "notacolor""#,
+            "loaderd.toml:3:69: loader.parameters.cornerRadius: expected a number from 0 to 50, got -3",
+            "loaderd.toml:3:73: unknown parameter 'fil' for linkedin (did you mean 'fill'?); linkedin accepts cornerRadius, fill, track, duration, curve",
+        ])
+    }
+
     /// A display's option parser stops at its first problem; the table is still reported whole,
     /// each bad key at its value, and not blamed for what leaving a bad key out caused.
     @Test func everyBadKeyOfADisplayTableIsReported() {

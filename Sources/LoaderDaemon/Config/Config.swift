@@ -349,7 +349,16 @@ struct ConfigDecoder {
                     try Catalog.validate(name, assignments: l.parameters.assignments)
                     if case .table(let t) = parametersEntry.value.kind { checkParameterKinds(t, loader: name) }
                 } catch {
-                    report(parameterError(error, name: name, entry: parametersEntry))
+                    // Every bad parameter, as every other bad key is: each is checked alone; the
+                    // whole set's error stands when none is wrong alone (a combination).
+                    var reported = false
+                    for p in l.parameters.assignments {
+                        do throws(LoaderError) { try Catalog.validate(name, assignments: [p]) } catch {
+                            report(parameterError(error, name: name, entry: parametersEntry))
+                            reported = true
+                        }
+                    }
+                    if !reported { report(parameterError(error, name: name, entry: parametersEntry)) }
                 }
             } else if table["name"] == nil {
                 report(error("parameters need a loader: set loader.name too", at: parametersEntry.keyPosition, key: "loader.parameters"))
