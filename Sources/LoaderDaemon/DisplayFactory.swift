@@ -9,10 +9,10 @@ public enum DisplayFactory {
         ("fb", "fb:device=/dev/fb0|FILE,geometry=WxH,format=F[,stride=N][,size=WxH][,scale=N][,anchor=A][,x=N][,y=N][,rotate=DEG][,background=COLOR][,console=graphics|keep][,vsync=on|off][,buffers=auto|1|2][,fps=N] (see docs/HARDWARE.md)", { spec throws(DisplaySpecError) in do throws(DisplayOpenError) { return try FramebufferDisplay.open(spec) } catch { throw error.asSpecError(spec) } }),
         ("drm", "drm:device=auto|/dev/dri/cardN[,connector=NAME][,mode=WxH[@HZ]][,format=xrgb8888|rgb565][,size=WxH][,scale=N][,anchor=A][,x=N][,y=N][,rotate=DEG][,background=COLOR][,console=graphics|keep][,buffers=auto|1|2][,fps=N] (see docs/HARDWARE.md)", { spec throws(DisplaySpecError) in do throws(DisplayOpenError) { return try DRMDisplay.open(spec) } catch { throw error.asSpecError(spec) } }),
         ("auto", "auto[:size=WxH,scale=N,…] (DRM when a card has a connected output, else /dev/fb0; the keys of drm: but device=)", { spec throws(DisplaySpecError) in do throws(DisplayOpenError) { return try AutoDisplay.open(spec) } catch { throw error.asSpecError(spec) } }),
-        ("max7219", "max7219:spi=/dev/spidev0.0|gpiochip=CHIP,clock=N,data=N,latch=N[,modules=N][,rows=N][,block_orientation=0|90|-90|180][,reverse_order=BOOL][,rotate=DEG][,flip=…][,brightness=0-100][,mono=threshold|dither][,dry-run=true] (see docs/HARDWARE.md)", openLED),
-        ("apa102", "apa102:spi=/dev/spidev0.0|gpiochip=CHIP,clock=N,data=N,size=WxH[,layout=rows|serpentine][,origin=…][,rotate=DEG][,brightness=0-100][,gamma=G][,dry-run=true] (sk9822: the same)", openLED),
+        ("max7219", "max7219:spi=/dev/spidev0.0|gpiochip=CHIP,clock=N,data=N,latch=N[,modules=N][,rows=N][,block_orientation=0|90|-90|180][,reverse_order=BOOL][,rotate=DEG][,flip=…][,brightness=0-100][,mono=threshold|dither][,dry-run=true|FILE.png|FILE.ppm] (see docs/HARDWARE.md)", openLED),
+        ("apa102", "apa102:spi=/dev/spidev0.0|gpiochip=CHIP,clock=N,data=N,size=WxH[,layout=rows|serpentine|columns|column-serpentine][,origin=…][,rotate=DEG][,brightness=0-100][,gamma=G][,dry-run=true|FILE.png|FILE.ppm] (sk9822: the same)", openLED),
         ("sk9822", "sk9822: as apa102, with SK9822's end frame", openLED),
-        ("ws2812", "ws2812:spi=/dev/spidev0.0,size=WxH[,encoding=3|8][,order=grb][,reset_us=N][,layout=…][,brightness=0-100][,gamma=G][,dry-run=true] (sk6812: the same)", openLED),
+        ("ws2812", "ws2812:spi=/dev/spidev0.0,size=WxH[,encoding=3|8][,order=grb][,reset_us=N][,layout=…][,brightness=0-100][,gamma=G][,dry-run=true|FILE.png|FILE.ppm] (sk6812: the same)", openLED),
         ("sk6812", "sk6812: as ws2812", openLED),
     ]
 
