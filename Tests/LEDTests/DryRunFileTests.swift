@@ -120,6 +120,17 @@ import Transports
     func refusals() throws {
         #expect(throws: DisplayOpenError.self) { try MAX7219Display.open(try DisplaySpec(parsing: "max7219:dry-run=/tmp/leds.jpg")) }
         #expect(throws: DisplayOpenError.self) { try MAX7219Display.open(try DisplaySpec(parsing: "max7219:dry-run=/nonexistent/dir/leds.png")) }
+        // A WS2812 frame longer than this machine's spidev bufsiz (4096 where spidev is not
+        // loaded, as on a stock Pi) is refused with the fix, as the real device refuses it.
+        let big = "ws2812:size=32x32,dry-run=" + Self.path("ws-big.png")
+        if SPIDevice.readBufsiz() < 32 * 32 * 9 {
+            do {
+                _ = try WS2812Display.open(try DisplaySpec(parsing: big))
+                Issue.record("a 9.2 KB WS2812 frame was accepted with bufsiz \(SPIDevice.readBufsiz())")
+            } catch {
+                #expect("\(error)".contains("spidev bufsiz is \(SPIDevice.readBufsiz()): add spidev.bufsiz=65536"), "\(error)")
+            }
+        }
         // true keeps its meaning: frames recorded in memory, no file.
         let d = try MAX7219Display.open(try DisplaySpec(parsing: "max7219:dry-run=true"))
         #expect(d.bus is SPICapture)

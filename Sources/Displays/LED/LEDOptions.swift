@@ -153,7 +153,11 @@ extension LEDOptionReader {
         var dryRun = false
         if let text = spec["dry-run"] {
             guard let flag = Self.dryRunFlag(text) else {
-                do { return try WirePreview(path: text, format: wire) } catch {
+                // Over SPI, as long a message as the real device would take (as `dry-run=true`):
+                // a frame too big for spidev's bufsiz is refused with the fix, as it would be.
+                var maximum = 1 << 20
+                if case .spi = choice { maximum = SPIDevice.readBufsiz() }
+                do { return try WirePreview(path: text, format: wire, maximumMessageLength: maximum) } catch {
                     throw .spec(DisplaySpecError(spec: spec.description, message: error.message))
                 }
             }
