@@ -142,7 +142,11 @@ public struct ParameterError: Error, Sendable, CustomStringConvertible, Equatabl
     public let key: String
     public let value: String
     public let reason: String
-    public var description: String { "\(loader): invalid \(key)=\(value): \(reason)" }
+    public var description: String {
+        // A word without `=` (or with nothing before it) is quoted as it was given.
+        reason == ParameterError.notAssignment ? "\(loader): '\(key)': \(reason)" : "\(loader): invalid \(key)=\(value): \(reason)"
+    }
+    static let notAssignment = "expected key=value"
 }
 
 /// A loader's validated parameters: every spec has a value (its default unless set).
@@ -204,7 +208,7 @@ public struct Parameters: Sendable {
         var result: [(key: String, value: String)] = []
         for word in words {
             guard let eq = word.firstIndex(of: "="), eq != word.startIndex else {
-                throw ParameterError(loader: loader, key: word, value: "", reason: "expected key=value")
+                throw ParameterError(loader: loader, key: word, value: "", reason: ParameterError.notAssignment)
             }
             result.append((String(word[..<eq]), String(word[word.index(after: eq)...])))
         }

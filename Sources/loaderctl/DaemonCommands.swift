@@ -95,11 +95,14 @@ enum DaemonVerbs {
         return Verb(name: "message", page: page) { [page] (parsed) throws(CommandError) in
             let joined = try parsed.verbArguments(required: [], optional: nil, options: page.options).joined(separator: " ")
             let connection = try ConnectionOptions(parsed)
-            if let bad = joined.unicodeScalars.first(where: { isControl($0) && $0 != "\t" }) {
-                throw .usage("the message contains control character \(hexCode(bad)); it must be one line")
+            // The daemon refuses every control character (a tab too): refused here, exit 2, as any
+            // other bad argument, rather than sent and refused (exit 1).
+            if let bad = joined.unicodeScalars.first(where: { isControl($0) || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
+                let named = bad == "\t" ? "a tab (U+9)" : "control character " + hexCode(bad)
+                throw .usage("the message contains \(named); it must be one line of printable text")
             }
             guard joined.count <= maximumMessageLength else {
-                throw .usage("the message is \(joined.count) characters; at most \(maximumMessageLength) are shown")
+                throw .usage("the message is \(joined.count) characters; at most \(maximumMessageLength) are accepted")
             }
             let reply = try connection.send(joined.isEmpty ? "message" : "message " + joined)
             if !reply.isEmpty { connection.say(reply) }
