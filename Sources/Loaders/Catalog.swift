@@ -10,7 +10,8 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .unknownLoader(let name):
-            return "unknown loader '\(name)'; available: " + Catalog.names.joined(separator: ", ")
+            let hint = suggestion(for: name, among: Catalog.names).map { " (did you mean '\($0)'?)" } ?? ""
+            return "unknown loader '\(name)'\(hint); available: " + Catalog.names.joined(separator: ", ")
         case .parameter(let error):
             return error.description
         }

@@ -147,6 +147,7 @@ struct DaemonVerbTests {
         (["stop", "now", "now"], "Unexpected argument 'now'"),
         (["start"], "Missing expected argument '<name>'"),
         (["start", "nope"], "unknown loader 'nope'; available: linkedin, pagedots, quizup, shimmer, worm, skeleton, bar"),
+        (["start", "linkdin"], "unknown loader 'linkdin' (did you mean 'linkedin'?); available: linkedin, pagedots,"),
         (["start", "linkedin", "fill=blu"], "linkedin: invalid fill=blu"),
         (["start", "linkedin", "fil=red"], "unknown parameter"),
         (["start", "linkedin", "fill"], "linkedin: 'fill': expected key=value"),

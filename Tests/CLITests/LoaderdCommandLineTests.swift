@@ -57,6 +57,7 @@ struct LoaderdCommandLineTests {
         // A display spec is checked whole (type, keys, values) before anything starts; a device
         // that does not exist yet is not checked (it is waited for).
         (["--socket", "/tmp/x.sock", "--display", "image:path=/tmp/r.png,size=0x5"], 2, "Error: invalid display 'image:path=/tmp/r.png,size=0x5': size='0x5' is not WxH with sides from 1 to 4096 (e.g. 64x32)\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
+        (["--display", "imag:size=8x8"], 2, "Error: invalid display 'imag:size=8x8': unknown display type 'imag' (did you mean 'image'?); types: image, terminal, fb, drm, auto, max7219, apa102, sk9822, ws2812, sk6812\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["--display", "lcd:size=8x8"], 2, "Error: invalid display 'lcd:size=8x8': unknown display type 'lcd'; types: image, terminal, fb, drm, auto, max7219, apa102, sk9822, ws2812, sk6812\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["--display", "image:path=/tmp/r.png,size=8x8,fps=0"], 2, "Error: invalid display 'image:path=/tmp/r.png,size=8x8,fps=0': fps='0' must be a whole number from 1 to 240\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["--display", "image:size=8x8"], 2, "Error: invalid display 'image:size=8x8': missing path=FILE (.ppm or .png)\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
