@@ -104,20 +104,35 @@ public final class Daemon {
             logger.warning("started from the initramfs, but PID 1 cannot be followed into the real root (\(obstacle)): a display only the real root makes is not found, and the real root's files are not reached")
         }
         var slots: [DisplaySlot] = []
-        do {
-            for spec in configuration.displays {
+        // A display whose device cannot be used (not the device its type drives, busy, no
+        // permission) is given up and the others go on: a wrong second display must not take
+        // the boot splash off the screen. A wrong value in a spec is the configuration's error and
+        // ends the start, as does having no display at all.
+        var unusable: [String] = []
+        for spec in configuration.displays {
+            do throws(DisplaySpecError) {
                 let slot = try Self.openOrWait(spec, logger: logger)
                 slots.append(slot)
                 let display = slot.display
                 if !slot.waiting {
                     logger.info("display \(display.name) \(display.canvasWidth)x\(display.canvasHeight) at \(display.framesPerSecond) fps")
                 }
+            } catch {
+                var wrongValue = false
+                do throws(DisplaySpecError) { try DisplayFactory.check(spec) } catch { wrongValue = true }
+                if wrongValue || configuration.displays.count == 1 {
+                    for slot in slots { slot.display.close() }
+                    listener.removeFile()
+                    throw SystemError(error.description)
+                }
+                unusable.append(error.description)
             }
-        } catch {
-            for slot in slots { slot.display.close() }
-            listener.removeFile()
-            throw SystemError(error.description)
         }
+        if slots.isEmpty && !unusable.isEmpty {
+            listener.removeFile()
+            throw SystemError(unusable.joined(separator: "; ") + " (no display could be opened)")
+        }
+        for problem in unusable { logger.error(problem + "; giving up on this display, the others go on") }
         self.slots = slots
         do { frameTimer = try TimerFD() } catch { throw SystemError("timerfd_create", error) }
         notifier = SystemdNotifier()

@@ -71,6 +71,28 @@ import Glibc
         #expect(try bad.wait() != 0 && !bad.log.contains("waiting"), "\(bad.log)")
     }
 
+    /// A display whose device is there but cannot be used (/dev/null is no spidev) is given up,
+    /// said in the log, and the others go on; with no display left the start fails, naming each.
+    @Test func anUnusableDisplayIsGivenUpAndTheOthersGoOn() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let image = dir + "/frame.ppm", sock = dir + "/s.sock"
+        let p = try Spawned(Paths.loaderd, ["--socket", sock, "--display", "image:path=\(image),size=16x16",
+                                            "--display", "ws2812:spi=/dev/null,size=8x8", "--loader", "quizup"], logPath: dir + "/log")
+        try waitUntilListening(sock, p)
+        let c = try Client(path: sock)
+        #expect(displays(c).map { $0["name"] as? String } == ["image:\(image)"], "\(p.log)")
+        #expect(p.log.contains("<3>invalid display 'ws2812:spi=/dev/null,size=8x8': /dev/null: not an spidev device"), "\(p.log)")
+        #expect(p.log.contains("; giving up on this display, the others go on"), "\(p.log)")
+        #expect(eventually { FileManager.default.fileExists(atPath: image) }, "the working display is drawn: \(p.log)")
+        p.signal(SIGTERM)
+        #expect(try p.wait() == 0, "\(p.log)")
+        let none = try Spawned(Paths.loaderd, ["--socket", sock, "--display", "ws2812:spi=/dev/null,size=8x8",
+                                               "--display", "max7219:spi=/dev/zero"], logPath: dir + "/log-none")
+        #expect(try none.wait() == 1, "\(none.log)")
+        #expect(none.log.contains("ws2812:spi=/dev/null") && none.log.contains("max7219:spi=/dev/zero") && none.log.contains("(no display could be opened)"), "\(none.log)")
+    }
+
     /// A display whose device is missing is waited for, but a bad value in its spec is an error
     /// at start, as for a display that exists: found at boot, not when the device appears.
     @Test func aWaitedDisplayWithABadValueIsRefusedAtStart() throws {
