@@ -46,6 +46,12 @@ public protocol Display: AnyObject {
     /// Whether `outputsChanged` means anything to this display (the daemon listens for hotplug
     /// events only while one does).
     var followsOutputs: Bool { get }
+
+    /// Dims the display itself to `percent` (0...100) of its own brightness, when it has a way
+    /// to (a MAX7219's intensity and shutdown registers: on/off LEDs cannot be dimmed through their
+    /// pixels, which a threshold turns off). False: the frame's colours are scaled instead. By
+    /// default false.
+    func dim(to percent: Int) throws(DisplayError) -> Bool
 }
 
 /// What a display made of a hotplug event.
@@ -64,6 +70,7 @@ extension Display {
     public var isMonochrome: Bool { false }
     public func outputsChanged() -> OutputChange { .same }
     public var followsOutputs: Bool { false }
+    public func dim(to percent: Int) throws(DisplayError) -> Bool { false }
 }
 
 /// A display failure a person can act on: names the display, what failed and a hint.

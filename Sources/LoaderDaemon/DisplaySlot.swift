@@ -125,7 +125,9 @@ final class DisplaySlot {
     /// Only for a slot with a scene (the daemon clears a display that has none).
     func show(brightness: Int) throws(DisplayError) {
         let display = self.display
-        guard brightness < 100 else {
+        // A display that dims itself (a MAX7219's registers) is given the frame as it is.
+        let dimsItself = try display.dim(to: brightness)
+        guard brightness < 100 && !dimsItself else {
             try scene!.withCanvas { (canvas) throws(DisplayError) in try display.show(canvas) }
             return
         }

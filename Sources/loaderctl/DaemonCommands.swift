@@ -111,7 +111,7 @@ enum DaemonVerbs {
 
     static let brightness: Verb = {
         var page = HelpPage(
-            abstract: "Set the display brightness, 0 to 100 (LED intensity; framebuffers scale colours).",
+            abstract: "Set the display brightness, 0 (off) to 100: a MAX7219's intensity, other displays' colours scaled.",
             usage: "loaderctl brightness <PERCENT> " + ConnectionOptions.usage)
         page.arguments = [ArgumentSpec("<PERCENT>", help: "A whole number from 0 to 100.")]
         page.options = ConnectionOptions.options

@@ -27,6 +27,28 @@ import Testing
         #expect(try daemon.terminate() == 0)
     }
 
+    /// `brightness` on on/off LEDs: dimmed through the chips' intensity, so they stay lit (a
+    /// frame's colours scaled below the threshold turned every LED off from 50 % down); 0 is off,
+    /// and 100 brings the picture back.
+    @Test func brightnessDimsAMAX7219WithoutTurningItOff() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let leds = dir + "/leds.png"
+        let daemon = try DaemonProcess(arguments: ["--display", "max7219:modules=8,dry-run=\(leds)", "--loader", "linkedin", "--freeze-time", "0.6"])
+        func litCount() -> Int { (try? PNG.read(path: leds)).map { $0.bytes.filter { $0 == 255 }.count } ?? 0 }
+        #expect(eventually { litCount() > 0 }, "no LED lit:\n\(daemon.process.log)")
+        let full = litCount()
+        let c = try daemon.client()
+        #expect(try c.request("brightness 30") == "OK brightness 30")
+        usleep(300_000)
+        #expect(litCount() == full, "dimmed to 30 %, the same LEDs stay lit")
+        #expect(try c.request("brightness 0") == "OK brightness 0")
+        #expect(eventually { litCount() == 0 }, "brightness 0 turns the LEDs off")
+        #expect(try c.request("brightness 100") == "OK brightness 100")
+        #expect(eventually { litCount() == full }, "brightness 100 brings the picture back")
+        #expect(try daemon.terminate() == 0)
+    }
+
     /// What `loaderctl render --mono` promises: the picture a MAX7219 chain lights, pixel for
     /// pixel; here the daemon's own MAX7219 (its wire bytes decoded by `dry-run=FILE`) against
     /// loaderctl's render of the same moment. Before, the render showed the grey edges drawn

@@ -99,6 +99,15 @@ import Transports
     func max7219WholeFrames() throws {
         let file = Self.path("rows.png")
         let preview = try WirePreview(path: file, format: .max7219(modules: 1, columns: 1, blockOrientation: 0, reverseOrder: false))
+        // A chip powers up shut down, showing nothing whatever its registers hold: out of it first.
+        try preview.send([3, 0xFF])
+        preview.frameSent()
+        #expect(try PNG.read(path: file)[2, 4] == .black, "a chip still in shutdown shows nothing")
+        try preview.send([0x0C, 1])
+        preview.frameSent()
+        #expect(try PNG.read(path: file)[2, 4] == .white, "out of shutdown, the register kept shows")
+        try preview.send([3, 0x00])
+        preview.frameSent()
         // Digit 3 (block column 2) all lit, then digit 5 (column 4): two of a frame's row messages.
         try preview.send([3, 0xFF])
         #expect(try PNG.read(path: file)[2, 4] == .black, "one row of a frame in the file before the frame is sent whole")

@@ -28,6 +28,26 @@ import Transports
         }
     }
 
+    /// The `brightness` command dims on/off LEDs with the chip's registers (their pixels cannot
+    /// be dimmed: a threshold turns a dimmed frame off): the intensity at that share of the
+    /// configured brightness, 0 % the shutdown register, and back.
+    @Test func dimmingUsesTheRegisters() throws {
+        var c = MAX7219Display.Configuration()
+        c.modules = 2; c.brightness = 80
+        let (d, capture) = try display(c)
+        func sent(_ percent: Int) throws -> [[UInt8]] {
+            capture.removeAll()
+            #expect(try d.dim(to: percent))
+            return capture.messages
+        }
+        #expect(try sent(100).isEmpty, "already at 100 %: nothing to send")
+        #expect(try sent(50) == [[0x0A, 6, 0x0A, 6]], "50 % of 80 % is intensity 6 of 15")
+        #expect(try sent(50).isEmpty, "unchanged: nothing sent")
+        #expect(try sent(1) == [[0x0A, 0, 0x0A, 0]], "1 % is still lit, at the dimmest level")
+        #expect(try sent(0) == [[0x0C, 0, 0x0C, 0]], "0 % shuts the chips down: every LED off")
+        #expect(try sent(100) == [[0x0A, 12, 0x0A, 12], [0x0C, 1, 0x0C, 1]], "back to the configured intensity, out of shutdown")
+    }
+
     @Test func brightnessToIntensity() {
         #expect(MAX7219Display.intensity(forBrightness: 0) == 0)
         #expect(MAX7219Display.intensity(forBrightness: 50) == 8)

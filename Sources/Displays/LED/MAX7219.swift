@@ -181,6 +181,26 @@ public final class MAX7219Display: Display {
     /// 0...100 % → MAX7219 intensity 0...15 (0 is the dimmest lit level, not off).
     public static func intensity(forBrightness percent: Int) -> UInt8 { UInt8(LED8.level(percent: percent, maximum: 15)) }
 
+    /// The `brightness` command's percent last applied (100: the configured intensity).
+    private var dimmedTo = 100
+
+    /// The `brightness` command on on/off LEDs: the intensity register at that share of the
+    /// configured brightness (any share above 0 stays lit, at least at the dimmest level), and
+    /// 0 % the shutdown register: all LEDs off, the picture kept for when it comes back.
+    public func dim(to percent: Int) throws(DisplayError) -> Bool {
+        let percent = Swift.max(0, Swift.min(100, percent))
+        if percent == dimmedTo { return true }
+        defer { bus.frameSent() }
+        if percent == 0 {
+            try writeAll(register: MAX7219Display.shutdown, value: 0)
+        } else {
+            try writeAll(register: MAX7219Display.intensity, value: MAX7219Display.intensity(forBrightness: configuration.brightness * percent / 100))
+            if dimmedTo == 0 { try writeAll(register: MAX7219Display.shutdown, value: 1) }
+        }
+        dimmedTo = percent
+        return true
+    }
+
     /// Sends `register = value` to every module (one message).
     public func writeAll(register: UInt8, value: UInt8) throws(DisplayError) {
         var message = [UInt8](repeating: 0, count: 2 * modules)

@@ -42,8 +42,10 @@ public final class WirePreview: SPIBus {
     /// The picture now, RGB, one pixel per LED; and whether it changed since it was written.
     public private(set) var image: RGBImage
     private var dirty = true
-    /// MAX7219: the digit registers of each module, 8 per module.
+    /// MAX7219: the digit registers of each module, 8 per module, and whether each module is out
+    /// of shutdown (a chip powers up shut down; in shutdown it shows nothing, registers kept).
     private var registers: [UInt8]
+    private var running: [Bool]
     /// APA102 stream state: zero bytes seen since the last LED frame, LED and byte being read.
     private var zeros = 0
     private var led = -1
@@ -77,6 +79,7 @@ public final class WirePreview: SPIBus {
         let size = format.size
         image = RGBImage(width: size.width, height: size.height, fill: .black)
         if case .max7219(let modules, _, _, _) = format { registers = [UInt8](repeating: 0, count: modules * 8) } else { registers = [] }
+        running = [Bool](repeating: false, count: registers.count / 8)
         do { try write() } catch { throw DisplaySpecError(spec: path, message: "cannot write the dry-run picture: \(error.description)") }
     }
 
@@ -103,23 +106,36 @@ public final class WirePreview: SPIBus {
             // The first word shifts furthest along the chain.
             let module = modules - 1 - word
             let register = Int(message[2 * word] & 0x0F), value = message[2 * word + 1]
+            if register == Int(MAX7219Display.shutdown) {
+                let on = value & 1 == 1
+                if running[module] == on { continue }
+                running[module] = on
+                for digit in 0..<8 { drawMAX7219(module: module, digit: digit, columns: columns, orientation: orientation, reverse: reverse, modules: modules) }
+                continue
+            }
             guard (1...8).contains(register) else { continue }
             let digit = register - 1
             if registers[module * 8 + digit] == value { continue }
             registers[module * 8 + digit] = value
-            let block = reverse ? modules - 1 - module : module
-            let bx = (block % columns) * 8, by = (block / columns) * 8
-            for bit in 0..<8 {
-                let (u, v): (Int, Int)
-                switch orientation {
-                case 90: (u, v) = (7 - bit, digit)
-                case -90: (u, v) = (bit, 7 - digit)
-                case 180: (u, v) = (7 - digit, 7 - bit)
-                default: (u, v) = (digit, bit)
-                }
-                let lit: UInt8 = (value >> UInt8(bit)) & 1 == 1 ? 255 : 0
-                set(x: bx + u, y: by + v, lit, lit, lit)
+            if running[module] { drawMAX7219(module: module, digit: digit, columns: columns, orientation: orientation, reverse: reverse, modules: modules) }
+        }
+    }
+
+    /// One digit row of a module as it shows: its register, or unlit in shutdown.
+    private func drawMAX7219(module: Int, digit: Int, columns: Int, orientation: Int, reverse: Bool, modules: Int) {
+        let value = running[module] ? registers[module * 8 + digit] : 0
+        let block = reverse ? modules - 1 - module : module
+        let bx = (block % columns) * 8, by = (block / columns) * 8
+        for bit in 0..<8 {
+            let (u, v): (Int, Int)
+            switch orientation {
+            case 90: (u, v) = (7 - bit, digit)
+            case -90: (u, v) = (bit, 7 - digit)
+            case 180: (u, v) = (7 - digit, 7 - bit)
+            default: (u, v) = (digit, bit)
             }
+            let lit: UInt8 = (value >> UInt8(bit)) & 1 == 1 ? 255 : 0
+            set(x: bx + u, y: by + v, lit, lit, lit)
         }
     }
 
