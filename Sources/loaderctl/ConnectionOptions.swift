@@ -10,7 +10,7 @@ struct ConnectionOptions {
     static let socketOption = OptionSpec(name: "socket", kind: .value, valueName: "PATH",
         help: "The daemon's control socket (default: $LOADERD_SOCKET, else /run/loaderd/loaderd.sock).")
     static let timeoutOption = OptionSpec(name: "timeout", kind: .value, valueName: "SECONDS",
-        help: "Seconds to wait for the daemon to accept and answer. (default: 5.0)")
+        help: "Seconds to wait for the daemon to accept and answer; a busy one is asked again until then. (default: 5.0)")
     static let quietOption = OptionSpec(name: "quiet", short: "q", kind: .flag,
         help: "Print nothing on success (errors still go to standard error).")
     static let options = [socketOption, timeoutOption, quietOption]

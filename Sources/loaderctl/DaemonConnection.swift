@@ -35,8 +35,27 @@ struct DaemonClient {
 
     private var hint: String { "is loaderd running? start it or set --socket / LOADERD_SOCKET" }
 
+    /// One request and its reply. A daemon serving all the clients it takes (`ERR busy`) is
+    /// asked again every 50 ms until the deadline: a boot script's `progress` must not fail because
+    /// other clients held the daemon for a moment.
     func exchange(_ request: String) throws(RuntimeFailure) -> String {
         let deadline = monotonicMicroseconds() + Int64(timeout * 1_000_000)
+        var busy: String? = nil
+        while true {
+            let reply: String
+            do { reply = try attempt(request, deadline: deadline) } catch {
+                // Out of time while asking again: what the daemon said says more than the time-out.
+                if let busy { return busy }
+                throw error
+            }
+            guard reply.hasPrefix("ERR busy "), monotonicMicroseconds() + 50_000 < deadline else { return reply }
+            busy = reply
+            var none = pollfd()
+            _ = poll(&none, 0, 50)
+        }
+    }
+
+    private func attempt(_ request: String, deadline: Int64) throws(RuntimeFailure) -> String {
         let fd = socket(AF_UNIX, loaderd_sock_stream | loaderd_sock_cloexec | loaderd_sock_nonblock, 0)
         guard fd >= 0 else { throw .unreachable("cannot create a socket: \(errorText(errno))") }
         defer { close(fd) }

@@ -50,9 +50,16 @@ import Glibc
             return false
         })
         #expect(holder != nil)
-        let refused = try loaderctl(["ping"], socket: daemon.socketPath, in: daemon.directory)
+        let refused = try loaderctl(["ping", "--timeout", "0.3"], socket: daemon.socketPath, in: daemon.directory)
         #expect(refused.status == 1)
         #expect(refused.output.contains("too many clients"), "\(refused.output)")
+        // A busy daemon is asked again until --timeout: once the other client leaves, the call
+        // goes through (a boot script's progress must not fail for a moment's crowd).
+        let waiting = try Spawned(Paths.products + "/loaderctl", ["progress", "40", "--socket", daemon.socketPath], logPath: daemon.directory + "/wait.out")
+        usleep(300_000)
+        holder = nil
+        #expect(try waiting.wait() == 0, "\(waiting.log)")
+        #expect(waiting.log.contains("progress 40"), "\(waiting.log)")
         #expect(try daemon.terminate() == 0)
     }
 }
