@@ -525,12 +525,11 @@ public final class Daemon {
     /// The scene of `loader` on `slot`'s display; a logo that did not load is logged (once, see
     /// `loggedLogoError`) and the screen draws without it.
     func makeScene(_ loader: AnyLoader, for slot: DisplaySlot) -> Scene {
-        let options = sceneOptions(for: slot.display)
+        var scene = Scene(loader: loader, width: slot.display.canvasWidth, height: slot.display.canvasHeight, options: sceneOptions(for: slot.display))
         let largest = BootScreenLayout.largestMargin(width: slot.display.canvasWidth, height: slot.display.canvasHeight)
-        if let margin = options.applying(loader.screen).margin, margin > largest {
+        if let margin = scene.options.margin, margin > largest {
             logger.warning("screen.margin \(margin) leaves no room on \(slot.display.name) (\(slot.display.canvasWidth)x\(slot.display.canvasHeight), the margin is taken from every side): drawing with \(largest)")
         }
-        var scene = Scene(loader: loader, width: slot.display.canvasWidth, height: slot.display.canvasHeight, options: options)
         giveKnownFace(to: &scene)
         if let error = scene.logoError {
             if error != loggedLogoError { logger.warning(error) }

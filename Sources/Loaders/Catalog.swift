@@ -32,6 +32,7 @@ public enum Catalog {
 
     /// Validates `assignments` against the loader's parameters without building it: what a
     /// settings check needs (the daemon builds the loader once, when it starts it).
+    @inline(never)
     public static func validate(_ name: String, assignments: [(key: String, value: String)] = []) throws(LoaderError) {
         guard let kind = type(named: name) else { throw .unknownLoader(name) }
         do {

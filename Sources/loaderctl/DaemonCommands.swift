@@ -29,13 +29,15 @@ func parameterWord(_ word: String) throws(CommandError) -> String {
     if let bad = value.unicodeScalars.first(where: { isControl($0) || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
         throw .usage("parameter '\(word)' contains control character \(hexCode(bad)); the protocol separates requests with newlines")
     }
-    guard value.contains(" ") || value.first == "\"" else { return word }
-    var quoted = String(word[...eq]) + "\""
-    for c in value {
-        if c == "\"" || c == "\\" { quoted.append("\\") }
-        quoted.append(c)
+    let bytes = Array(value.utf8)
+    let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+    guard bytes.contains(UInt8(ascii: " ")) || bytes.first == quote else { return word }
+    var quoted = Array(word[...eq].utf8) + [quote]
+    for b in bytes {
+        if b == quote || b == backslash { quoted.append(backslash) }
+        quoted.append(b)
     }
-    return quoted + "\""
+    return String(decoding: quoted + [quote], as: UTF8.self)
 }
 
 /// A verb that takes no arguments, sends `request` and prints the reply.

@@ -222,57 +222,58 @@ public enum RequestParser {
 
     /// `start NAME [key=value]...` after the command. A value that begins with `"` runs to the
     /// next `"` not escaped by `\` (`\"` and `\\` inside stand for `"` and `\`), so it may hold
-    /// spaces; any other value is the rest of its word.
+    /// spaces; any other value is the rest of its word. Read as bytes: every byte that matters is
+    /// ASCII, so the text between them is whole UTF-8.
     private static func parseStart(_ text: Substring) -> Result<Request, ProtocolError> {
+        let bytes = Array(text.utf8)
+        let space = UInt8(ascii: " "), equals = UInt8(ascii: "="), quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        func string(_ from: Int, _ to: Int) -> String { String(decoding: bytes[from..<to], as: UTF8.self) }
         var name: String? = nil
         var assignments: [Assignment] = []
-        var i = text.startIndex
+        var i = 0
         while true {
-            while i < text.endIndex && text[i] == " " { i = text.index(after: i) }
-            if i == text.endIndex { break }
+            while i < bytes.count && bytes[i] == space { i += 1 }
+            if i == bytes.count { break }
             var end = i
-            while end < text.endIndex && text[end] != " " && (name == nil || text[end] != "=") { end = text.index(after: end) }
-            guard name != nil else { name = String(text[i..<end]); i = end; continue }
-            guard end < text.endIndex, text[end] == "=", end != i else {
-                while end < text.endIndex && text[end] != " " { end = text.index(after: end) }
-                return .failure(ProtocolError(.badParameter, "'\(quote(text[i..<end]))' is not key=value; " + startUsage))
+            while end < bytes.count && bytes[end] != space && (name == nil || bytes[end] != equals) { end += 1 }
+            guard name != nil else { name = string(i, end); i = end; continue }
+            guard end < bytes.count, bytes[end] == equals, end != i else {
+                while end < bytes.count && bytes[end] != space { end += 1 }
+                return .failure(ProtocolError(.badParameter, "'\(self.quote(Substring(string(i, end))))' is not key=value; " + startUsage))
             }
-            let key = String(text[i..<end])
-            var value = ""
-            i = text.index(after: end)
-            if i < text.endIndex && text[i] == "\"" {
+            let key = string(i, end)
+            var value: [UInt8] = []
+            i = end + 1
+            if i < bytes.count && bytes[i] == quote {
                 // A quoted value: to the closing quote, which ends the word.
-                i = text.index(after: i)
+                i += 1
                 var closed = false
-                while i < text.endIndex {
-                    let c = text[i]
-                    i = text.index(after: i)
-                    if c == "\"" { closed = true; break }
-                    if c == "\\" && i < text.endIndex && (text[i] == "\"" || text[i] == "\\") {
-                        value.append(text[i])
-                        i = text.index(after: i)
+                while i < bytes.count {
+                    let b = bytes[i]
+                    i += 1
+                    if b == quote { closed = true; break }
+                    if b == backslash && i < bytes.count && (bytes[i] == quote || bytes[i] == backslash) {
+                        value.append(bytes[i])
+                        i += 1
                     } else {
-                        value.append(c)
+                        value.append(b)
                     }
                 }
                 guard closed else {
-                    return .failure(ProtocolError(.badParameter, "the value of '\(quote(Substring(key)))' has no closing quote; " + startUsage))
+                    return .failure(ProtocolError(.badParameter, "the value of '\(self.quote(Substring(key)))' has no closing quote; " + startUsage))
                 }
-                guard i == text.endIndex || text[i] == " " else {
-                    return .failure(ProtocolError(.badParameter, "the quoted value of '\(quote(Substring(key)))' is followed by more than a space; " + startUsage))
+                guard i == bytes.count || bytes[i] == space else {
+                    return .failure(ProtocolError(.badParameter, "the quoted value of '\(self.quote(Substring(key)))' is followed by more than a space; " + startUsage))
                 }
             } else {
-                var end = i
-                while end < text.endIndex && text[end] != " " { end = text.index(after: end) }
-                value = String(text[i..<end])
-                i = end
+                while i < bytes.count && bytes[i] != space { value.append(bytes[i]); i += 1 }
             }
             // Which of two values would win is nobody's guess: refused, as the config file
             // refuses a key set twice.
             if assignments.contains(where: { $0.key == key }) {
-                return .failure(ProtocolError(.badParameter, "parameter '\(quote(Substring(key)))' is given twice; give each parameter once"))
+                return .failure(ProtocolError(.badParameter, "parameter '\(self.quote(Substring(key)))' is given twice; give each parameter once"))
             }
-            assignments.append(Assignment(key: key, value: value))
+            assignments.append(Assignment(key: key, value: String(decoding: value, as: UTF8.self)))
         }
         guard let name else { return .failure(ProtocolError(.usage, startUsage)) }
         return .success(.start(name: name, assignments: assignments))
