@@ -7,10 +7,15 @@ import CompactText
 // `ConnectionOptions.send` and prints the reply's data. The daemon stays authoritative.
 // `stop` and `progress` have files of their own (stop --wait, negative progress).
 
+/// A control character or a Unicode line or paragraph separator: what would break a request line.
+func breaksLine(_ scalar: Unicode.Scalar) -> Bool {
+    isControl(scalar) || scalar == "\u{2028}" || scalar == "\u{2029}"
+}
+
 /// A request word must not break the line framing or the space-separated words.
 func checkWord(_ word: String, what: String) throws(CommandError) {
     if word.isEmpty { throw .usage("\(what) must not be empty") }
-    if let bad = word.unicodeScalars.first(where: { $0 == " " || isControl($0) || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
+    if let bad = word.unicodeScalars.first(where: { $0 == " " || breaksLine($0) }) {
         let shown = bad == " " ? "a space" : "control character " + hexCode(bad)
         throw .usage("\(what) '\(word)' contains \(shown); the protocol separates words with spaces and requests with newlines")
     }
@@ -26,7 +31,7 @@ func parameterWord(_ word: String) throws(CommandError) -> String {
     }
     try checkWord(String(word[..<eq]), what: "parameter key")
     let value = word[word.index(after: eq)...]
-    if let bad = value.unicodeScalars.first(where: { isControl($0) || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
+    if let bad = value.unicodeScalars.first(where: breaksLine) {
         throw .usage("parameter '\(word)' contains control character \(hexCode(bad)); the protocol separates requests with newlines")
     }
     let bytes = Array(value.utf8)
@@ -99,7 +104,7 @@ enum DaemonVerbs {
             let connection = try ConnectionOptions(parsed)
             // The daemon refuses every control character (a tab too): refused here, exit 2, as any
             // other bad argument, rather than sent and refused (exit 1).
-            if let bad = joined.unicodeScalars.first(where: { isControl($0) || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
+            if let bad = joined.unicodeScalars.first(where: isControl) {
                 let named = bad == "\t" ? "a tab (U+9)" : "control character " + hexCode(bad)
                 throw .usage("the message contains \(named); it must be one line of printable text")
             }
