@@ -528,7 +528,12 @@ public final class Daemon {
         var scene = Scene(loader: loader, width: slot.display.canvasWidth, height: slot.display.canvasHeight, options: sceneOptions(for: slot.display))
         let largest = BootScreenLayout.largestMargin(width: slot.display.canvasWidth, height: slot.display.canvasHeight)
         if let margin = scene.options.margin, margin > largest {
-            logger.warning("screen.margin \(margin) leaves no room on \(slot.display.name) (\(slot.display.canvasWidth)x\(slot.display.canvasHeight), the margin is taken from every side): drawing with \(largest)")
+            if slot.clampedMargin != margin {
+                logger.warning("screen.margin \(margin) leaves no room on \(slot.display.name) (\(slot.display.canvasWidth)x\(slot.display.canvasHeight), the margin is taken from every side): drawing with \(largest)")
+            }
+            slot.clampedMargin = margin
+        } else {
+            slot.clampedMargin = nil
         }
         giveKnownFace(to: &scene)
         if let error = scene.logoError {

@@ -47,6 +47,9 @@ final class DisplaySlot {
     var lastError: DisplayError?
     /// Tries that failed in a row: the back-off before the next one doubles with each.
     var failures = 0
+    /// The `screen.margin` last found too large for this display and logged: boot scripts start
+    /// loaders all the time, and the same margin is said once (again once another was drawn).
+    var clampedMargin: Int?
 
     init(display: any Display, spec: DisplaySpec) {
         self.display = display

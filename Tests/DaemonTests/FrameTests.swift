@@ -48,6 +48,12 @@ import Testing
                                                              state: FrameState(elapsed: 600_000))))
         let said = "screen.margin 1000 leaves no room on image:\(daemon.imagePath) (48x16, the margin is taken from every side): drawing with 7"
         #expect(eventually { daemon.process.log.contains(said) }, "\(daemon.process.log)")
+        // Said once for the display, as a missing logo is: boot scripts start loaders all the time.
+        #expect(try daemon.client().request("start worm screen.margin=1000") == "OK started worm")
+        #expect(try daemon.client().request("start linkedin screen.margin=900") == "OK started linkedin")
+        let other = "screen.margin 900 leaves no room on image:\(daemon.imagePath)"
+        #expect(eventually { daemon.process.log.contains(other) }, "\(daemon.process.log)")
+        #expect(daemon.process.log.components(separatedBy: "screen.margin 1000 leaves no room").count == 2, "\(daemon.process.log)")
         #expect(try daemon.terminate() == 0)
     }
 
