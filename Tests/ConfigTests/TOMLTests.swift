@@ -148,7 +148,7 @@ struct TOMLTests {
         ("a = { b = 1, }", "1:14: a: no trailing ',' is allowed before '}' in an inline table"),
         ("[a]\n[a]", "2:2: [a] is defined twice (first at line 1)"),
         ("[[a]]\n[a]", "2:2: 'a' is an array of tables (line 1): write [[a]] for another one"),
-        ("[a]\n[[a]]", "2:3: 'a' is a table (line 1), not an array of tables: write [a] once"),
+        ("[a]\n[[a]]", "2:3: 'a' is a table (line 1), not an array of tables: write [[a]] for each of them, or [a] once"),
         ("a = 1\n[a]", "2:2: 'a' is already a value (line 1), not a table"),
         ("[a\n", "1:3: expected ']' to close the table header, found end of line"),
         ("[[a]\n", "1:5: expected ']]' to close the array-of-tables header, found end of line"),

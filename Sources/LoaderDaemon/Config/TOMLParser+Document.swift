@@ -60,21 +60,23 @@ extension TOMLParser {
         }
         let last = keys[keys.count - 1]
         if let k = table.index(of: last.key) {
+            // Before `existing` is bound: a copy of the entry would keep a second reference to the
+            // array, and appending would copy it (TOMLTable.appendToTableArray).
+            if isArray, case .tableArray = table.entries[k].value.kind {
+                let t = TOMLTable(origin: .header, position: start)
+                table.appendToTableArray(at: k, t)
+                return (t, path)
+            }
             let existing = table.entries[k]
             switch existing.value.kind {
             case .table(let t) where !isArray && t.origin == .implicit:
                 t.origin = .header
                 t.position = start
                 return (t, path)
-            case .tableArray(var list) where isArray:
-                let t = TOMLTable(origin: .header, position: start)
-                list.append(t)
-                table.setKind(at: k, .tableArray(list))
-                return (t, path)
             case .tableArray:
                 throw error("'\(path.joined(separator: "."))' is an array of tables (line \(existing.keyPosition.line)): write [[\(path.joined(separator: "."))]] for another one", at: last.position)
             case .table(let t) where isArray && t.origin != .inline:
-                throw error("'\(path.joined(separator: "."))' is a table (line \(existing.keyPosition.line)), not an array of tables: write [\(path.joined(separator: "."))] once", at: last.position)
+                throw error("'\(path.joined(separator: "."))' is a table (line \(existing.keyPosition.line)), not an array of tables: write [[\(path.joined(separator: "."))]] for each of them, or [\(path.joined(separator: "."))] once", at: last.position)
             case .table:
                 throw error("\(shownHeader) is defined twice (first at line \(existing.keyPosition.line))", at: last.position)
             default:
