@@ -278,59 +278,6 @@ public final class Daemon {
         }
     }
 
-    /// SIGHUP: re-read the config file. A bad file is reported and the running settings are kept
-    /// whole. A good one takes effect for the limits and the log level at once, and for the
-    /// displays when their list changed (all new displays must open, or the old ones stay).
-    /// What is on screen (loader, progress, message) is the commands' business and is kept; the
-    /// file's `[loader]` applies at the next launch. The socket is not moved while running.
-    public func reload() {
-        guard let reloadConfiguration else {
-            logger.notice("SIGHUP: no config file; command-line settings kept")
-            return
-        }
-        let new: DaemonConfiguration
-        do { new = try reloadConfiguration() } catch {
-            logger.error("SIGHUP: \(error); the running settings are kept")
-            for other in error.more { logger.error("SIGHUP: \(other)") }
-            return
-        }
-        if new.displays != configuration.displays {
-            var opened: [DisplaySlot] = []
-            do {
-                for spec in new.displays { opened.append(try Self.openOrWait(spec, logger: logger)) }
-            } catch {
-                for slot in opened { slot.display.close() }
-                logger.error("SIGHUP: \(error); the running displays are kept")
-                return
-            }
-            for slot in slots {
-                if !slot.waiting {
-                    do { try slot.display.clear() } catch { logger.warning("\(error)") }
-                }
-                slot.display.close()
-            }
-            slots = opened
-            watchDevices()
-            for slot in slots {
-                logger.info("display \(slot.display.name) \(slot.display.canvasWidth)x\(slot.display.canvasHeight) at \(slot.display.framesPerSecond) fps")
-            }
-            rebuildScenes(now: MonotonicClock.now())
-        }
-        if new.socketPath != configuration.socketPath || new.socketGroup != configuration.socketGroup {
-            logger.warning("SIGHUP: the socket path and group take effect at the next start")
-        }
-        var kept = new
-        kept.socketPath = configuration.socketPath
-        kept.socketGroup = configuration.socketGroup
-        let clients = connections.count + (boot?.plymouth?.connections.count ?? 0)
-        kept.maxClients = DescriptorBudget.clientLimit(new, inUse: DescriptorBudget.openNow() - clients, logger: logger)
-        configuration = kept
-        logger.logLevel = new.logLevel
-        loggedLogoError = nil
-        faces.removeAll()
-        logger.notice("SIGHUP: settings reloaded")
-    }
-
     func shutdown() {
         notifier.notify("STOPPING=1")
         connections.removeAll()

@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -43,6 +44,46 @@ import Glibc
         #expect(eventually { (try? daemon.client().request("status"))?.contains("\"progress\":20.0") == true }, "what is on screen is kept")
         #expect(eventually { (try? served(daemon, count: 4)) == 3 }, "a bad file changes nothing")
         #expect(try daemon.terminate() == 0)
+    }
+
+    /// A reload applies the look of the screen at once, to the loader on screen and to displays the
+    /// same reload brings (they were drawn with the previous file's look); a display that cannot
+    /// open keeps the running ones but not the rest of the file back; and the log says what took
+    /// effect and what waits for the next start.
+    @Test func sighupAppliesTheScreenAtOnceAndTheRestDespiteABadDisplay() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let config = dir + "/loaderd.toml", socket = dir + "/s.sock"
+        func file(size: String, background: String, extra: String = "") -> String {
+            "[daemon]\nsocket = \"\(socket)\"\n[[display]]\ntype = \"image\"\npath = \"\(dir)/f.ppm\"\nsize = \"\(size)\"\n\(extra)"
+                + "[screen]\nbackground = \"\(background)\"\n"
+        }
+        /// The colour of the frame's top-left pixel (the loader draws in the middle).
+        func corner(_ rgb: [UInt8]) -> Bool { eventually { (try? ImageFile.read(path: dir + "/f.ppm")).map { Array($0.bytes[0..<3]) } == rgb } }
+        try write(file(size: "32x8", background: "#ff0000"), to: config)
+        let daemon = try Spawned(Paths.loaderd, ["--config", config, "--loader", "bar"], logPath: dir + "/log")
+        defer { daemon.signal(SIGTERM); _ = try? daemon.wait() }
+        try waitUntilListening(socket, daemon)
+        #expect(corner([255, 0, 0]))
+
+        try write(file(size: "32x8", background: "#00ff00"), to: config)
+        daemon.signal(SIGHUP)
+        #expect(corner([0, 255, 0]), "[screen] applies to the loader on screen: \(daemon.log)")
+        #expect(eventually { daemon.log.contains("SIGHUP: settings reloaded; applied: [screen]") }, "\(daemon.log)")
+
+        try write(file(size: "24x8", background: "#0000ff"), to: config)
+        daemon.signal(SIGHUP)
+        #expect(eventually { (try? ImageFile.read(path: dir + "/f.ppm"))?.width == 24 }, "\(daemon.log)")
+        #expect(corner([0, 0, 255]), "a new display is drawn with the new file's look, not the previous one's")
+
+        let bad = "[[display]]\ntype = \"fb\"\ndevice = \"\(dir)\"\ngeometry = \"64x64\"\nformat = \"xrgb8888\"\n"
+        try write(file(size: "24x8", background: "#ffffff", extra: bad) + "[boot]\npsplash_fifo = true\npsplash_fifo_dir = \"\(dir)\"\n", to: config)
+        daemon.signal(SIGHUP)
+        #expect(eventually { daemon.log.contains("the running displays are kept, the rest of the file applies") }, "\(daemon.log)")
+        #expect(corner([255, 255, 255]), "the rest of the file applies with the running display")
+        #expect(eventually { daemon.log.contains("SIGHUP: [boot] changed: applied at the next start of loaderd") }, "\(daemon.log)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/psplash_fifo"))
+        #expect(try Client(path: socket).request("status").contains("\"loader\":\"bar\""), "what is on screen is kept")
     }
 
     @Test func checkConfigReportsLineColumnAndKey() throws {

@@ -1,0 +1,96 @@
+import Displays
+import LinuxSystem
+import CompactText
+
+extension Daemon {
+    /// SIGHUP: re-read the config file. A bad file is reported and the running settings are kept
+    /// whole. A good one takes effect at once for the limits, the log level, the look of the
+    /// screen (`[screen]`, `message_style`: the loader on screen is redrawn with it) and the
+    /// displays when their list changed (all new displays must open, or the old ones stay and the
+    /// rest of the file still applies). What is on screen (loader, progress, message) is the
+    /// commands' business and is kept: the file's `[loader]` applies at the next launch, as do
+    /// `[boot]` (the front ends' sockets and FIFO are made at start) and the socket's path and
+    /// group. The log says what took effect and what waits for the next start.
+    public func reload() {
+        guard let reloadConfiguration else {
+            logger.notice("SIGHUP: no config file; command-line settings kept")
+            return
+        }
+        let new: DaemonConfiguration
+        do { new = try reloadConfiguration() } catch {
+            logger.error("SIGHUP: \(error); the running settings are kept")
+            for other in error.more { logger.error("SIGHUP: \(other)") }
+            return
+        }
+        let old = configuration
+        var kept = new
+        kept.socketPath = old.socketPath
+        kept.socketGroup = old.socketGroup
+        var opened: [DisplaySlot]?
+        if new.displays != old.displays {
+            do throws(DisplaySpecError) {
+                opened = try openDisplays(new.displays)
+            } catch {
+                logger.error("SIGHUP: \(error); the running displays are kept, the rest of the file applies")
+                kept.displays = old.displays
+            }
+        }
+        let clients = connections.count + (boot?.plymouth?.connections.count ?? 0)
+        kept.maxClients = DescriptorBudget.clientLimit(new, inUse: DescriptorBudget.openNow() - clients, logger: logger)
+        // The new settings first: the scenes made below take their look from them.
+        configuration = kept
+        logger.logLevel = kept.logLevel
+        loggedLogoError = nil
+        faces.removeAll()
+
+        var applied: [String] = []
+        if let opened {
+            replaceDisplays(with: opened)
+            applied.append("the displays")
+        }
+        if kept.screen != old.screen || kept.messageStyle != old.messageStyle {
+            for slot in slots { slot.scene = nil }
+            applied.append(kept.screen != old.screen ? "[screen]" : "message_style")
+        }
+        if opened != nil || !applied.isEmpty { rebuildScenes(now: MonotonicClock.now()) }
+        if kept.logLevel != old.logLevel { applied.append("log_level") }
+        if kept.maxClients != old.maxClients || kept.idleTimeout != old.idleTimeout || kept.maxLine != old.maxLine
+            || kept.displayTimeout != old.displayTimeout { applied.append("the limits") }
+        logger.notice("SIGHUP: settings reloaded; " + (applied.isEmpty ? "nothing that applies at once changed" : "applied: " + applied.joined(separator: ", ")))
+
+        var later: [String] = []
+        if new.loader != old.loader || new.assignments != old.assignments || new.progress != old.progress || new.message != old.message {
+            later.append("[loader]")
+        }
+        if new.boot != old.boot { later.append("[boot]") }
+        if new.socketPath != old.socketPath || new.socketGroup != old.socketGroup { later.append("the socket's path and group") }
+        if !later.isEmpty { logger.notice("SIGHUP: " + later.joined(separator: ", ") + " changed: applied at the next start of loaderd") }
+    }
+
+    /// Every display of `specs` opened (or waited for), or none: on an error the ones opened are closed.
+    func openDisplays(_ specs: [DisplaySpec]) throws(DisplaySpecError) -> [DisplaySlot] {
+        var opened: [DisplaySlot] = []
+        do throws(DisplaySpecError) {
+            for spec in specs { opened.append(try Self.openOrWait(spec, logger: logger)) }
+        } catch {
+            for slot in opened { slot.display.close() }
+            throw error
+        }
+        return opened
+    }
+
+    /// The running displays cleared and closed, `opened` in their place.
+    func replaceDisplays(with opened: [DisplaySlot]) {
+        for slot in slots {
+            if !slot.waiting {
+                do { try slot.display.clear() } catch { logger.warning("\(error)") }
+            }
+            slot.display.close()
+        }
+        slots = opened
+        watchDevices()
+        for slot in slots {
+            logger.info("display \(slot.display.name) \(slot.display.canvasWidth)x\(slot.display.canvasHeight) at \(slot.display.framesPerSecond) fps")
+        }
+    }
+}
