@@ -88,6 +88,35 @@ struct PlymouthFrontEndTests {
         #expect(saved?.units.map(\.name) == ["systemd-udevd.service", "systemd-journald.service", "a.mount", "b.mount"])
     }
 
+    /// Hidden (a display manager, an emergency shell has the screen) is hidden until `show-splash`:
+    /// a progress or a mode change waits for it, and a hide after another client brought a loader
+    /// back blanks the screen again (it kept drawing: the second hide was taken as done).
+    @Test func aHiddenSplashStaysHiddenUntilShown() throws {
+        guard BootTestEnvironment.hasPlymouthClient else { return }
+        let daemon = try IsolatedDaemon(arguments: ["--loader", "bar", "--mode-loader", "shutdown=quizup"])
+        #expect(try daemon.plymouth("hide-splash") == 0)
+        #expect(try daemon.plymouth("system-update", "--progress=60") == 0)
+        #expect(try daemon.loader() == nil, "a progress does not bring the splash back")
+        #expect(try daemon.client().request("start worm") == "OK started worm", "loaderctl's explicit start does")
+        #expect(try daemon.plymouth("hide-splash") == 0)
+        #expect(try daemon.loader() == nil, "hidden again")
+        #expect(try daemon.client().request("start worm") == "OK started worm")
+        #expect(try daemon.plymouth("deactivate") == 0)
+        #expect(try daemon.loader() == nil, "deactivate blanks, every time")
+        #expect(try daemon.plymouth("change-mode", "--shutdown") == 0)
+        #expect(try daemon.loader() == nil, "a mode change waits for show-splash")
+        #expect(try daemon.plymouth("show-splash") == 0)
+        #expect(try daemon.loader() == "quizup")
+        #expect(try daemon.progress() == 60)
+        // Shown while hidden by another client: show-splash keeps it.
+        #expect(try daemon.plymouth("hide-splash") == 0)
+        #expect(try daemon.client().request("start pagedots") == "OK started pagedots")
+        #expect(try daemon.plymouth("show-splash") == 0)
+        #expect(try daemon.loader() == "pagedots")
+        daemon.process.signal(SIGTERM)
+        #expect(try daemon.process.wait() == 0)
+    }
+
     @Test func quitRetainSplashLeavesTheLastFrameAt100() throws {
         guard BootTestEnvironment.hasPlymouthClient else { return }
         let daemon = try IsolatedDaemon(arguments: ["--loader", "bar"])

@@ -260,6 +260,9 @@ final class BootFrontEnds {
             return .ack
         case "u":
             let value = Swift.max(0, PsplashCommand.atoi(text.utf8))
+            // Hidden, the splash stays hidden (a display manager or a shell has the screen): the
+            // progress waits for `show-splash`, as `U`'s does.
+            if hidden { heldProgress = Swift.min(value, 100) * 1000; return .ack }
             _ = daemon.setProgress(Percent(thousandths: value * 1000), force: true, now: now)
             return .ack
         case "M":
@@ -318,29 +321,34 @@ final class BootFrontEnds {
             return
         }
         hidden = false
-        if let s = hiddenSession {
-            _ = daemon.startLoader(s.name, s.assignments, now: now)
-        } else if let name = daemon.configuration.loader {
-            _ = daemon.startLoader(name, daemon.configuration.assignments, now: now)
+        // A loader another client started meanwhile (loaderctl, psplash's FIFO) stays on screen.
+        if daemon.state.session == nil {
+            if let s = hiddenSession {
+                _ = daemon.startLoader(s.name, s.assignments, now: now)
+            } else if let name = daemon.configuration.loader {
+                _ = daemon.startLoader(name, daemon.configuration.assignments, now: now)
+            }
         }
         hiddenSession = nil
         releaseHeldProgress(daemon: daemon, now: now)
     }
 
+    /// `hide-splash`, `deactivate`: the screen is left blank, every time it is asked, also when
+    /// another client brought a loader back since the last hide.
     func hide(daemon: Daemon, now: Int64) {
-        guard !hidden else { return }
         hidden = true
-        if let s = daemon.state.session {
-            hiddenSession = (s.name, s.assignments)
-            if let p = daemon.state.progressTarget { heldProgress = Swift.max(heldProgress ?? 0, p.thousandths) }
-            _ = daemon.execute(.stop(.now), now: now)
-        }
+        guard let s = daemon.state.session else { return }
+        hiddenSession = (s.name, s.assignments)
+        if let p = daemon.state.progressTarget { heldProgress = Swift.max(heldProgress ?? 0, p.thousandths) }
+        _ = daemon.execute(.stop(.now), now: now)
     }
 
     func changeMode(_ newMode: String, daemon: Daemon, now: Int64) {
         logger.info("Plymouth: mode \(newMode)")
         mode = newMode
-        if let name = settings.modeLoaders[newMode] {
+        if let name = settings.modeLoaders[newMode], hidden {
+            hiddenSession = (name, [])  // shown at `show-splash`, not over a display manager now
+        } else if let name = settings.modeLoaders[newMode] {
             switch daemon.startLoader(name, [], now: now) {
             case .failure(let e): logger.error("Plymouth: mode \(newMode): \(e.message)")
             case .success: break
