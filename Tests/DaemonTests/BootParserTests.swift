@@ -36,6 +36,26 @@ import Testing
         return out
     }
 
+    /// The end of what was written ends the command, separator or not (psplash's rule); an
+    /// over-long one reported before is not reported again.
+    @Test func psplashSplitterFlushesWhatWasLeftWithoutASeparator() {
+        var s = PsplashSplitter(maximumLength: 8)
+        var got: [[UInt8]?] = []
+        let collect: (UnsafeRawBufferPointer?) -> Void = { got.append($0.map { Array($0) }) }
+        Array("MSG a\0PROG".utf8).withUnsafeBytes { s.feed($0, collect) }
+        #expect(got == [Array("MSG a".utf8)])
+        s.flush(collect)
+        #expect(got == [Array("MSG a".utf8), Array("PROG".utf8)])
+        s.flush(collect)
+        #expect(got.count == 2, "nothing left")
+        Array("MSG abcdefgh".utf8).withUnsafeBytes { s.feed($0, collect) }
+        s.flush(collect)
+        #expect(got.count == 3 && got[2] == nil, "the over-long one, once")
+        Array("MSG b".utf8).withUnsafeBytes { s.feed($0, collect) }
+        s.flush(collect)
+        #expect(got.last == Array("MSG b".utf8))
+    }
+
     @Test func psplashSplitterMatchesTheReferenceAtEveryChunkSize() {
         let stream = Array("PROGRESS 10\0\0MSG hello world\nQUIT\0\n\nPROGRESS -5\n".utf8) + [UInt8](repeating: 65, count: 40) + Array("\0MSG x\0MSG partial".utf8)
         for max in [8, 16, 64] {

@@ -52,10 +52,14 @@ import Testing
         // psplash goes backwards when told to.
         #expect(Self.psplashWrite(fifo, "PROGRESS 20"))
         #expect(eventually { progress(daemon) == 20 })
-        // A command split across writes, several in one write, \n and \0 separators, empty ones.
-        #expect(Self.psplashWrite(fifo, Array("PROG".utf8)))
-        usleep(50_000)
-        #expect(Self.psplashWrite(fifo, Array("RESS 55\n\n\0MSG Starting network\0BOGUS thing\nPROGRESS 250\n".utf8)))
+        // A command written without a separator is taken as it is, as psplash takes it
+        // (`echo -n`, `printf`): it waited for the next write and ran into it.
+        #expect(Self.psplashWrite(fifo, Array("MSG Mounting filesystems".utf8)))
+        #expect(eventually { message(daemon) == "Mounting filesystems" })
+        #expect(Self.psplashWrite(fifo, Array("PROGRESS 45".utf8)))
+        #expect(eventually { progress(daemon) == 45 && message(daemon) == "Mounting filesystems" })
+        // Several in one write, \n and \0 separators, empty ones.
+        #expect(Self.psplashWrite(fifo, Array("PROGRESS 55\n\n\0MSG Starting network\0BOGUS thing\nPROGRESS 250\n".utf8)))
         #expect(eventually { progress(daemon) == 100 && message(daemon) == "Starting network" })
         #expect(eventually { daemon.process.log.contains("<7>psplash front end: ignored 'BOGUS thing'") })
         // Over-long commands are dropped whole; the next one works.

@@ -75,7 +75,9 @@ public enum PsplashCommand: Equatable, Sendable {
 
 /// Splits psplash's FIFO stream into commands: separated by `\n` or `\0`, empty ones skipped,
 /// several per read, a command split across reads joined. The buffer is bounded: a command longer
-/// than `maximumLength` is dropped whole (reported once as `nil`), up to its separator.
+/// than `maximumLength` is dropped whole (reported once as `nil`), up to its separator. What is
+/// left without a separator when the FIFO has nothing more to read is a command too (`flush`), as
+/// psplash takes it: `echo -n 'MSG x' > psplash_fifo` and `printf 'PROGRESS 40'` work there.
 public struct PsplashSplitter {
     public let maximumLength: Int
     private var pending: [UInt8] = []
@@ -125,6 +127,18 @@ public struct PsplashSplitter {
             return
         }
         pending.append(contentsOf: tail)
+        pending.withUnsafeBytes { body($0) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// The end of what was written: the bytes kept since the last separator are a command (an
+    /// over-long one was reported when it passed the limit, and ends here).
+    public mutating func flush(_ body: (UnsafeRawBufferPointer?) -> Void) {
+        if discarding {
+            discarding = false
+            return
+        }
+        guard !pending.isEmpty else { return }
         pending.withUnsafeBytes { body($0) }
         pending.removeAll(keepingCapacity: true)
     }

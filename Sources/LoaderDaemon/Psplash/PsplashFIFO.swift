@@ -93,11 +93,16 @@ final class PsplashFIFO {
     }
 
     /// One non-blocking read; `body` gets each complete command (nil: an over-long one dropped).
+    /// A read that emptied the FIFO ends the command written last, separator or not, as psplash
+    /// reads it (PsplashSplitter); one that filled the buffer may have more behind it.
     func readCommands(into buffer: UnsafeMutableRawBufferPointer, _ body: (PsplashCommand?) -> Void) {
         let n = syscall { read(readFD.rawValue, buffer.baseAddress, buffer.count) }
         guard case .success(let count) = n, count > 0 else { return }  // EAGAIN, or 0 (cannot happen: we hold a writer)
         splitter.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { bytes in
             body(bytes.map { PsplashCommand.parse($0) })
+        }
+        if count < buffer.count {
+            splitter.flush { bytes in body(bytes.map { PsplashCommand.parse($0) }) }
         }
     }
 
