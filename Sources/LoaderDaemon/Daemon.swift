@@ -84,7 +84,7 @@ public final class Daemon {
         var group: gid_t? = nil
         if let name = configuration.socketGroup {
             guard let gid = Self.groupID(named: name) else {
-                throw SystemError("unknown group '\(name)' for --socket-group", hint: "see getent group")
+                throw SystemError("no group '\(name)' on this machine for the control socket (--socket-group, or [daemon] socket_group in the config)", hint: "getent group lists them")
             }
             group = gid
         }

@@ -5,6 +5,7 @@ import CommandLineKit
 import LinuxSystem
 import LoaderDaemon
 import Loaders
+import Raster
 import CompactText
 
 @main
@@ -89,11 +90,33 @@ struct Loaderd {
             do throws(InvalidArgumentEncoding) { words = try ProcessArguments.validated() } catch {
                 throw UsageError(message: error.description)
             }
-            command = try parse(words.map { $0 == "--psplash-fifo" ? "--psplash-fifo=" + directory : $0 })
+            command = try parse(joiningPsplashDirectory(words, default: directory))
         } catch {
             usageError(error)
         }
         command.run()
+    }
+
+    /// `--psplash-fifo` takes its value as `--psplash-fifo=DIR`, or as the next word when that is a
+    /// path (`--psplash-fifo /run`, as the help and the shell's completion show it); bare, psplash's
+    /// own default.
+    static func joiningPsplashDirectory(_ words: [String], default directory: String) -> [String] {
+        var out: [String] = []
+        var i = 0
+        while i < words.count {
+            if words[i] == "--psplash-fifo" {
+                if i + 1 < words.count, words[i + 1].hasPrefix("/") {
+                    out.append("--psplash-fifo=" + words[i + 1])
+                    i += 2
+                    continue
+                }
+                out.append("--psplash-fifo=" + directory)
+            } else {
+                out.append(words[i])
+            }
+            i += 1
+        }
+        return out
     }
 
     /// The same steps, in the same order, as ArgumentParser took: split the words (help and
@@ -155,7 +178,7 @@ struct Loaderd {
         if let maxClients, !(1...4096).contains(maxClients) { throw UsageError(message: "--max-clients must be from 1 to 4096, got \(maxClients)") }
         if let problem = LaunchCheck.problem(loader: loader, assignments: assignments, idleTimeout: idleTimeout, message: message) { throw UsageError(message: problem) }
         if let displayTimeout, let problem = DisplayTimeout.problem(seconds: displayTimeout) { throw UsageError(message: "--display-timeout " + problem) }
-        if let logLevel, Logger.Level(rawValue: logLevel) == nil {
+        if let logLevel, Logger.Level(rawValue: logLevel.asciiLowercased()) == nil {
             throw UsageError(message: "--log-level must be one of " + Logger.Level.allCases.map { $0.rawValue }.joined(separator: ", ") + ", got '\(logLevel)'")
         }
         if let freezeTime, !(freezeTime.isFinite && freezeTime >= 0 && freezeTime <= 1_000_000) {
@@ -170,6 +193,11 @@ struct Loaderd {
             guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex,
                   Catalog.type(named: String(pair[pair.index(after: eq)...])) != nil else {
                 throw UsageError(message: "--mode-loader expects MODE=LOADER with a loader from `loaderctl list`, got '\(pair)'")
+            }
+            let mode = String(pair[..<eq])
+            guard BootSettings.modes.contains(mode) else {
+                let hint = suggestion(for: mode, among: BootSettings.modes).map { " (did you mean '\($0)'?)" } ?? ""
+                throw UsageError(message: "--mode-loader: unknown mode '\(mode)'\(hint); modes: " + BootSettings.modes.joined(separator: ", "))
             }
         }
         if let mode, !BootSettings.modes.contains(mode) {
@@ -205,7 +233,9 @@ struct Loaderd {
             CLinux.exit(0)
         }
         let settings: DaemonConfiguration
-        do { settings = try self.settings() } catch { fail(error.all.map { $0.description }) }
+        do { settings = try self.settings(checkingSet: false) } catch { fail(error.all.map { $0.description }) }
+        // The file's loader with --set words from here: a usage error, as with --loader.
+        if let problem = setProblem(settings) { Self.usageError(UsageError(message: problem)) }
 
         let logger = Logger(level: settings.logLevel)
         if ProcessArguments.markAsInitrdSurvivor() {
@@ -230,8 +260,21 @@ struct Loaderd {
         CLinux.exit(daemon.exitStatus)
     }
 
+    /// `--set` words given without `--loader`, for the config file's loader: nil when they fit
+    /// it. (A loader given here was checked with them by validate(), and the file's loader with
+    /// its own parameters when the file was read: only this pair is new.)
+    func setProblem(_ settings: DaemonConfiguration) -> String? {
+        guard loader == nil, !assignments.isEmpty else { return nil }
+        guard let name = settings.loader else {
+            return "--set needs --loader, or a loader named in the config file ([loader] name); \(config ?? "") names none"
+        }
+        return LaunchCheck.loaderProblem(name, settings.assignments, source: "--set for the config's loader")
+    }
+
     /// The config file's settings (when --config is given) with the flags given here on top.
-    func settings() throws(ConfigError) -> DaemonConfiguration {
+    /// `checkingSet`: whether `--set` words that do not fit the file's loader are an error here
+    /// (a reload's: the file may have changed its loader) or checked by the caller (the start's).
+    func settings(checkingSet: Bool = true) throws(ConfigError) -> DaemonConfiguration {
         var settings = DaemonConfiguration()
         if let config { settings = DaemonConfiguration(try Config.load(path: config), path: config) }
         if let socket { settings.socketPath = socket }
@@ -246,20 +289,14 @@ struct Loaderd {
                 return Assignment(key: String(word[..<eq]), value: String(word[word.index(after: eq)...]))
             }
         }
-        // Checked once: a loader given here was checked with these --set words by validate(), and
-        // the file's loader with its parameters when the file was read; only the file's loader
-        // with --set words from here is a new pair. (The daemon builds the loader once, to start it.)
-        if loader == nil, !assignments.isEmpty, let name = settings.loader,
-           let problem = LaunchCheck.loaderProblem(name, settings.assignments, source: "loader") {
-            throw ConfigError(source: config ?? "command line", message: problem)
-        }
+        if checkingSet, let problem = setProblem(settings) { throw ConfigError(source: "command line", message: problem) }
         if let progress { settings.progress = Percent(parsing: Substring(progress)) }
         if let message { settings.message = message }
         if let maxClients { settings.maxClients = maxClients }
         if let idleTimeout { settings.idleTimeout = IdleTimeout.nanoseconds(seconds: idleTimeout) }
         if let displayTimeout { settings.displayTimeout = DisplayTimeout.nanoseconds(seconds: displayTimeout) }
         if let freezeTime { settings.freezeTime = Time.microseconds(seconds: freezeTime) }
-        if let logLevel { settings.logLevel = Logger.Level(rawValue: logLevel) ?? .info }
+        if let logLevel { settings.logLevel = Logger.Level(rawValue: logLevel.asciiLowercased()) ?? .info }  // any case, as the file
         if let psplashFifo { settings.boot.psplashFifoDirectory = psplashFifo }
         if plymouth { settings.boot.plymouth = true }
         if let bootTimeline { settings.boot.timelinePath = bootTimeline }

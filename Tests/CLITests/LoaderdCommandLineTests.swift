@@ -34,6 +34,7 @@ struct LoaderdCommandLineTests {
         (["--idle-timeout", "1e-10"], 2, "Error: --idle-timeout must be 0 (never) or from 0.001 to 86400 seconds, got 1e-10\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["--log-level", "loud"], 2, "Error: --log-level must be one of trace, debug, info, notice, warning, error, critical, got 'loud'\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["--set", "a=b"], 2, "Error: --set needs --loader\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
+        (["--mode-loader", "shutdwon=worm"], 2, "Error: --mode-loader: unknown mode 'shutdwon' (did you mean 'shutdown'?); modes: boot, shutdown, reboot, updates, system-upgrade, application-upgrade, firmware-upgrade, system-reset\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["--loader", "bar", "--set", "ab"], 2, "Error: --set expects key=value, got 'ab'\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         (["extra"], 2, "Error: Unexpected argument 'extra'\nUsage: loaderd <options>\n  See 'loaderd --help' for more information.\n"),
         // A negative number is a value, checked by its option's own range (not a missing value).
@@ -80,9 +81,33 @@ struct LoaderdCommandLineTests {
         try "[loader]\nname = \"linkedin\"\n".write(toFile: config, atomically: true, encoding: .utf8)
         let display = "image:path=\(dir)/frame.ppm,size=8x8"
         let bad = try Binary.run("loaderd", ["--config", config, "--set", "duration=0.01", "--socket", dir + "/s", "--display", display])
-        #expect(bad.status == 1)
-        #expect(bad.stderr.contains("\(config): loader linkedin: linkedin: invalid duration=0.01: expected seconds from 0.05 to 60"), "\(bad.stderr)")
+        // A usage error naming --set (as `--loader linkedin --set duration=0.01` is), not the file.
+        #expect(bad.status == 2)
+        #expect(bad.stderr.hasPrefix("Error: --set for the config's loader linkedin: linkedin: invalid duration=0.01: expected seconds from 0.05 to 60"), "\(bad.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/s") && !FileManager.default.fileExists(atPath: dir + "/frame.ppm"))
+        // A file that names no loader: --set has nothing to set (it was ignored without a word).
+        let empty = dir + "/empty.toml"
+        try "[daemon]\nmax_clients = 4\n".write(toFile: empty, atomically: true, encoding: .utf8)
+        let none = try Binary.run("loaderd", ["--config", empty, "--set", "fill=red", "--socket", dir + "/s", "--display", display])
+        #expect(none.status == 2)
+        #expect(none.stderr.hasPrefix("Error: --set needs --loader, or a loader named in the config file ([loader] name); \(empty) names none"), "\(none.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/s"))
+    }
+
+    /// The file accepts a log level in any case; so does the flag. `--psplash-fifo DIR` as the
+    /// help shows it (the value was only taken as `=DIR`).
+    @Test(.timeLimit(.minutes(1))) func aLogLevelInCapitalsAndAPsplashDirectoryAsTheNextWord() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("loaderd-flags-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let daemon = try Process.run(Binary.productsDirectory.appendingPathComponent("loaderd"),
+                                     arguments: ["--log-level", "WARNING", "--psplash-fifo", dir, "--socket", dir + "/s",
+                                                 "--display", "image:path=\(dir)/f.ppm,size=8x8"])
+        defer { daemon.terminate(); daemon.waitUntilExit() }
+        var fifo = stat()
+        for _ in 0..<200 where lstat(dir + "/psplash_fifo", &fifo) != 0 { usleep(10_000) }
+        #expect(daemon.isRunning)
+        #expect((fifo.st_mode & S_IFMT) == S_IFIFO, "the FIFO is made in the directory given as the next word")
     }
 
     /// A refused config file on a terminal reads as the daemon's own log does there: no syslog
