@@ -147,7 +147,12 @@ public final class Daemon {
         self.configuration.maxClients = DescriptorBudget.clientLimit(configuration, inUse: DescriptorBudget.openNow(), logger: logger)
         connections.reserveCapacity(configuration.maxClients)
         pollSet.reserveCapacity(configuration.maxClients + 5)
-        boot = try Self.openBootFrontEnds(self.configuration, logger: logger)
+        // A front end that cannot start (no FIFO directory, Plymouth's name taken) ends the start:
+        // the socket made above goes with it, so nothing is left for a client to find.
+        do { boot = try Self.openBootFrontEnds(self.configuration, logger: logger) } catch {
+            listener.removeFile()
+            throw error
+        }
         watchDevices()
     }
 

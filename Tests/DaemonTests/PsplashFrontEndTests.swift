@@ -103,6 +103,7 @@ import Testing
         let a = try Spawned(Paths.loaderd, ["--socket", dir + "/s", "--display", "image:path=\(dir)/f.ppm,size=8x8", "--psplash-fifo=\(dir)"], logPath: dir + "/a.log")
         #expect(try a.wait() == 1)
         #expect(a.log.contains("\(dir)/psplash_fifo is a regular file, not a FIFO; refusing to use it for the psplash FIFO (remove it)"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/s"), "the failed start leaves no socket behind")
 
         let other = try Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: other) }
@@ -111,6 +112,7 @@ import Testing
         let b = try Spawned(Paths.loaderd, ["--socket", dir + "/s2", "--display", "image:path=\(dir)/f.ppm,size=8x8", "--psplash-fifo=\(other)"], logPath: dir + "/b.log")
         #expect(try b.wait() == 1)
         #expect(b.log.contains("is a symbolic link; refusing to follow it"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/s2"))
         #expect(Self.psplashWrite(dir + "/nonexistent", "x") == false)
     }
 }
