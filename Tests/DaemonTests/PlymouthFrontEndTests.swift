@@ -117,6 +117,25 @@ struct PlymouthFrontEndTests {
         #expect(try daemon.process.wait() == 0)
     }
 
+    /// PID 1 sends each unit's message on a connection of its own and closes it without waiting.
+    /// When more arrive than there is room for, the oldest are read before they are dropped:
+    /// a burst of 150 lost the messages of the connections dropped unread.
+    @Test func aBurstOfClientsThatCloseAtOnceLosesNoMessage() throws {
+        guard BootTestEnvironment.hasPlymouthClient else { return }
+        let daemon = try IsolatedDaemon(arguments: ["--loader", "bar"])
+        daemon.process.signal(SIGSTOP)  // all of them wait in the backlog, as in a busy boot
+        for n in 0..<100 {
+            let c = try daemon.connect()
+            try c.send(RawPlymouthClient.frame("U", "unit\(n).service"))
+        }
+        daemon.process.signal(SIGCONT)
+        #expect(try daemon.plymouth("quit") == 0)
+        #expect(try daemon.process.wait() == 0)
+        let saved = try BootTimeline.load(path: daemon.timelinePath).get()
+        #expect(saved?.units.count == 100, "\(saved?.units.count ?? 0) of 100 units: \(daemon.process.log)")
+        #expect(!daemon.process.log.contains("dropping the oldest"), "only closed connections were dropped")
+    }
+
     @Test func quitRetainSplashLeavesTheLastFrameAt100() throws {
         guard BootTestEnvironment.hasPlymouthClient else { return }
         let daemon = try IsolatedDaemon(arguments: ["--loader", "bar"])

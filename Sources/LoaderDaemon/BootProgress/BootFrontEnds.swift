@@ -148,7 +148,8 @@ final class BootFrontEnds {
         guard let plymouth else { return }
         var index = pollBase + 1
         for l in plymouth.listeners {
-            if set[index].revents != 0, let e = plymouth.accept(l.fd.rawValue, logNotice: { logger.notice("\($0)") }) {
+            if set[index].revents != 0, let e = plymouth.accept(l.fd.rawValue, logNotice: { logger.notice("\($0)") },
+                                                                lastWords: { finish($0, daemon: daemon, now: now) }) {
                 daemon.pauseAccepting(now: now, because: e)
             }
             index += 1
@@ -166,6 +167,15 @@ final class BootFrontEnds {
         }
         for c in plymouth.connections where c.readClosed && c.pendingOutput == 0 { c.dead = true }
         plymouth.connections.removeAll { $0.dead }
+    }
+
+    /// A connection about to be dropped for room: what it sent is read and answered first (a
+    /// client that closed has its requests waiting whole in the socket).
+    func finish(_ c: PlymouthConnection, daemon: Daemon, now: Int64) {
+        for _ in 0..<8 where !c.dead && !c.readClosed {
+            service(c, revents: Poll.readable, daemon: daemon, now: now)
+        }
+        _ = c.flush()
     }
 
     func service(_ c: PlymouthConnection, revents: Int16, daemon: Daemon, now: Int64) {

@@ -95,9 +95,11 @@ final class PlymouthServer {
 
     /// Accepts what is pending on `listener` (bounded per turn). At the limit, room is made by
     /// dropping the oldest unprivileged connection; only a root peer may drop a root connection
-    /// (the oldest), so that PID 1's messages always get through. Returns the error that stopped
+    /// (the oldest), so that PID 1's messages always get through: `lastWords` reads and answers
+    /// what that one sent first (PID 1 sends a unit's message and closes without waiting; a burst
+    /// of 150 lost the messages of those dropped unread). Returns the error that stopped
     /// accepting (EMFILE and the like) for the caller to back off; nil when the backlog is empty.
-    func accept(_ listener: Int32, logNotice: (String) -> Void) -> Errno? {
+    func accept(_ listener: Int32, logNotice: (String) -> Void, lastWords: (PlymouthConnection) -> Void) -> Errno? {
         for _ in 0..<64 {
             let r = syscall { loaderd_accept_nonblocking(listener) }
             let raw: Int32
@@ -120,7 +122,13 @@ final class PlymouthServer {
                 if unprivileged > 0 {
                     dropOldest(privileged: false)
                 } else if privileged {
-                    logNotice("Plymouth front end: \(maximumConnections) root connections open; dropping the oldest")
+                    if let oldest = connections.first(where: { $0.peerUID == 0 }) {
+                        lastWords(oldest)
+                        // Said only when a peer still connected loses its connection.
+                        if !oldest.readClosed {
+                            logNotice("Plymouth front end: \(maximumConnections) root connections open; dropping the oldest")
+                        }
+                    }
                     dropOldest(privileged: true)
                 } else {
                     continue  // full of root peers: the newcomer is closed (its fd released here)
