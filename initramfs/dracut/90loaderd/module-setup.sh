@@ -25,13 +25,6 @@ depends() {
 }
 
 install() {
-    # Encrypted volumes unlocked in this initramfs: their passphrase prompt is Plymouth's or the
-    # console's, and loaderd has none (its frames would cover the console's prompt, its Plymouth
-    # front end would answer in plymouthd's place). The splash starts in the real root instead.
-    if dracut_module_included crypt || dracut_module_included systemd-cryptsetup; then
-        dwarn "loaderd: not in this initramfs: it unlocks encrypted volumes, whose prompt loaderd cannot show; the splash starts in the real root"
-        return 0
-    fi
     inst_multiple /usr/local/bin/loaderd /usr/local/bin/loaderctl /etc/loaderd/loaderd.toml
     inst_rules /etc/udev/rules.d/60-loaderd.rules
     inst_simple /etc/systemd/system/loaderd.service "$systemdsystemunitdir/loaderd.service"
