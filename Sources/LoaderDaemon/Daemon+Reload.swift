@@ -48,11 +48,12 @@ extension Daemon {
             replaceDisplays(with: opened)
             applied.append("the displays")
         }
+        if kept.screen != old.screen { applied.append("[screen]") }
+        if kept.messageStyle != old.messageStyle { applied.append("message_style") }
         if kept.screen != old.screen || kept.messageStyle != old.messageStyle {
             for slot in slots { slot.scene = nil }
-            applied.append(kept.screen != old.screen ? "[screen]" : "message_style")
         }
-        if opened != nil || !applied.isEmpty { rebuildScenes(now: MonotonicClock.now()) }
+        if !applied.isEmpty { rebuildScenes(now: MonotonicClock.now()) }
         if kept.logLevel != old.logLevel { applied.append("log_level") }
         if kept.maxClients != old.maxClients || kept.idleTimeout != old.idleTimeout || kept.maxLine != old.maxLine
             || kept.displayTimeout != old.displayTimeout { applied.append("the limits") }
