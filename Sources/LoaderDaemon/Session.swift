@@ -20,7 +20,10 @@ struct DaemonState {
     var progressTarget: Percent?
     /// The displayed progress and its animation, in the session's time.
     var progress: ProgressState?
-    var message: String?
+    /// The message as it was given (what `status` says).
+    var message: String? { didSet { drawnMessage = message.map(Self.drawn) } }
+    /// The message as it is drawn (`drawn(_:)`): set with `message`, not made a frame.
+    private(set) var drawnMessage: String?
     var brightness = 100
     /// Test mode: the elapsed time of every frame.
     let frozen: Microseconds?
@@ -37,7 +40,26 @@ struct DaemonState {
     /// whole state out of the daemon object first.
     @inline(__always)
     func frameState(now: Int64) -> FrameState {
-        FrameState(elapsed: elapsed(now: now), progress: progress, message: message, stop: session?.stop)
+        FrameState(elapsed: elapsed(now: now), progress: progress, message: drawnMessage, stop: session?.stop)
+    }
+
+    /// A message as a person reads it: a line or paragraph separator (U+2028, U+2029, U+0085:
+    /// the protocol's line is the message, so they cannot break it) is a space, and the
+    /// characters that are invisible by definition (soft hyphen, zero-width space and joiners,
+    /// the direction marks and isolates, word joiner, byte-order mark) are left out. Drawn, each
+    /// was the fonts' replacement glyph. The text itself when there is none (no copy).
+    static func drawn(_ text: String) -> String {
+        func invisible(_ v: UInt32) -> Bool {
+            v == 0xAD || (0x200B...0x200F).contains(v) || (0x202A...0x202E).contains(v)
+                || (0x2060...0x2064).contains(v) || (0x2066...0x2069).contains(v) || v == 0xFEFF
+        }
+        func separator(_ v: UInt32) -> Bool { v == 0x2028 || v == 0x2029 || v == 0x85 }
+        guard text.unicodeScalars.contains(where: { invisible($0.value) || separator($0.value) }) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where !invisible(scalar.value) {
+            out.append(separator(scalar.value) ? " " : scalar)
+        }
+        return String(out)
     }
 
     static func fixed(_ p: Percent) -> Fixed { Fixed.ratio(Int64(p.thousandths), 100_000) }

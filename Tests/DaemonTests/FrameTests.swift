@@ -69,6 +69,22 @@ import Testing
         #expect(try daemon.terminate() == 0)
     }
 
+    /// A line or paragraph separator in a message is drawn as a space, and the characters that
+    /// are invisible by definition (soft hyphen, zero-width space, byte-order mark) are not drawn:
+    /// each was the font's replacement glyph. `status` keeps the message as it was given.
+    @Test func separatorsAndInvisibleCharactersInAMessage() throws {
+        let daemon = try DaemonProcess(arguments: ["--freeze-time", "0.6", "--loader", "linkedin",
+                                                   "--message", "Wi\u{00AD}Fi\u{2028}ready"], size: "128x32")
+        #expect(waitForImage(daemon.imagePath, try expected("linkedin", width: 128, height: 32,
+                                                             state: FrameState(elapsed: 600_000, message: "WiFi ready"))))
+        #expect(try daemon.client().request("message \u{200B}Mounting\u{2029}/home\u{FEFF}") == "OK")
+        let shown = try expected("linkedin", width: 128, height: 32, state: FrameState(elapsed: 600_000, message: "Mounting /home"))
+        #expect(shown != (try expected("linkedin", width: 128, height: 32, state: FrameState(elapsed: 600_000, message: "Mounting\u{2029}/home"))))
+        #expect(waitForImage(daemon.imagePath, shown))
+        #expect(try daemon.client().request("status").contains("\"message\":\"\u{200B}Mounting\\u2029/home\u{FEFF}\""))
+        #expect(try daemon.terminate() == 0)
+    }
+
     @Test func pngWithBackgroundAndParameters() throws {
         let dir = try Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
