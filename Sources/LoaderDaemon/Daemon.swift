@@ -389,7 +389,9 @@ public final class Daemon {
         case .line(let bytes):
             switch RequestParser.parse(bytes) {
             case .failure(let error): reply = error.reply
-            case .success(let request): reply = execute(request, now: now)
+            case .success(let request):
+                reply = execute(request, now: now)
+                boot?.clientCommanded(request)
             }
         }
         if !c.queue(RequestParser.escapingControlCharacters(reply), limit: configuration.maxOutput, now: now) {

@@ -117,6 +117,30 @@ struct PlymouthFrontEndTests {
         #expect(try daemon.process.wait() == 0)
     }
 
+    /// A script ends the splash early (`loaderctl stop`) and puts something else on screen: PID 1's
+    /// unit messages and system-update's progress do not bring the bar back over it (they did,
+    /// at the next unit started); a client's start or `show-splash` does.
+    @Test func progressFromPID1DoesNotUndoAClientsStop() throws {
+        let daemon = try IsolatedDaemon(arguments: ["--loader", "bar"])
+        func fire(_ bytes: [UInt8]) throws { try daemon.connect().send(bytes) }
+        #expect(try daemon.client().request("stop") == "OK stopping")  // loaderctl stop: the exit, then nothing
+        #expect(eventually { (try? daemon.loader()) == nil })
+        for unit in ["systemd-journald.service", "dev-sda1.device.mount", "swap.swap"] {
+            try fire(RawPlymouthClient.frame("U", unit))
+        }
+        try fire(RawPlymouthClient.frame("u", "60"))
+        usleep(200_000)
+        #expect(try daemon.loader() == nil, "the boot's progress restarted the bar after loaderctl stop")
+        #expect(try daemon.client().request("start worm") == "OK started worm")
+        try fire(RawPlymouthClient.frame("U", "late.service"))
+        #expect(eventually { (try? daemon.progress()) ?? 0 > 0 }, "progress resumes once a client starts a loader")
+        #expect(try daemon.loader() == "worm")
+        #expect(try daemon.client().request("stop now") == "OK stopped")
+        try fire(RawPlymouthClient.frame("$"))
+        #expect(eventually { (try? daemon.loader()) == "bar" }, "show-splash brings the splash back")
+        #expect(try daemon.terminate() == 0)
+    }
+
     /// PID 1 sends each unit's message on a connection of its own and closes it without waiting.
     /// When more arrive than there is room for, the oldest are read before they are dropped:
     /// a burst of 150 lost the messages of the connections dropped unread.

@@ -38,6 +38,25 @@ import Testing
         return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
     }
 
+    /// psplash-systemd and boot scripts write PROGRESS all through the boot: after a client's
+    /// `stop` (a script ended the splash early) it does not bring the bar back; a client's start
+    /// lets it through again.
+    @Test func progressDoesNotUndoAClientsStop() throws {
+        let fifoDir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: fifoDir) }
+        let daemon = try DaemonProcess(arguments: ["--psplash-fifo=\(fifoDir)", "--loader", "bar"])
+        let fifo = fifoDir + "/psplash_fifo"
+        #expect(try daemon.client().request("stop") == "OK stopping")
+        #expect(eventually { (try? daemon.client().request("status").contains("\"loader\":null")) == true })
+        #expect(Self.psplashWrite(fifo, "PROGRESS 40"))
+        #expect(Self.psplashWrite(fifo, "MSG Starting kiosk"))
+        #expect(eventually { message(daemon) == "Starting kiosk" })
+        #expect(!(try daemon.client().request("status").contains("\"loader\":\"bar\"")), "PROGRESS restarted the bar after a stop")
+        #expect(try daemon.client().request("start bar") == "OK started bar")
+        #expect(Self.psplashWrite(fifo, "PROGRESS 70"))
+        #expect(eventually { progress(daemon) == 70 })
+    }
+
     @Test func commandsAsPsplashWriteSendsThem() throws {
         let fifoDir = try Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: fifoDir) }

@@ -73,6 +73,11 @@ final class BootFrontEnds {
     /// `H`/`D`: the splash is hidden; what was shown, to bring it back on `$`/`r`.
     var hidden = false
     var hiddenSession: (name: String, assignments: [Assignment])?
+    /// A client of the control socket stopped the loader (`loaderctl stop`: a script ended the
+    /// splash early, and something else has the screen now): PID 1's unit progress and psplash's
+    /// PROGRESS no longer bring the bar back over it, until a client starts a loader again or
+    /// `show-splash` comes.
+    var stoppedByClient = false
     var buffer = [UInt8](repeating: 0, count: 4096)
     /// Where this turn's descriptors start in the daemon's poll set, and how many connections.
     var pollBase = 0
@@ -220,6 +225,10 @@ final class BootFrontEnds {
         }
         switch command {
         case .progress(let n):
+            if stoppedByClient {
+                logger.debug("psplash front end: PROGRESS \(n) not shown: a client stopped the loader")
+                return
+            }
             daemon.setBarDirection(reversed: n < 0, now: now)
             _ = daemon.setProgress(Percent(thousandths: abs(n) * 1000), force: true, now: now)
         case .message(let text):
@@ -237,7 +246,7 @@ final class BootFrontEnds {
 
     /// Shows (or holds back) the progress from the boot accounting.
     func pushProgress(_ thousandths: Int, daemon: Daemon, now: Int64) {
-        if paused || hidden {
+        if paused || hidden || stoppedByClient {
             heldProgress = Swift.max(heldProgress ?? 0, thousandths)
             return
         }
@@ -272,7 +281,7 @@ final class BootFrontEnds {
             let value = Swift.max(0, PsplashCommand.atoi(text.utf8))
             // Hidden, the splash stays hidden (a display manager or a shell has the screen): the
             // progress waits for `show-splash`, as `U`'s does.
-            if hidden { heldProgress = Swift.min(value, 100) * 1000; return .ack }
+            if hidden || stoppedByClient { heldProgress = Swift.min(value, 100) * 1000; return .ack }
             _ = daemon.setProgress(Percent(thousandths: value * 1000), force: true, now: now)
             return .ack
         case "M":
@@ -323,7 +332,18 @@ final class BootFrontEnds {
         return t.isEmpty ? nil : t
     }
 
+    /// What a client of the control socket asked, once done: its `stop` and `start` decide
+    /// whether the boot's own progress may start the bar (`stoppedByClient`).
+    func clientCommanded(_ request: Request) {
+        switch request {
+        case .stop: stoppedByClient = true
+        case .start: stoppedByClient = false
+        default: break
+        }
+    }
+
     func show(daemon: Daemon, now: Int64) {
+        stoppedByClient = false
         guard hidden else {
             if daemon.state.session == nil, let name = daemon.configuration.loader {
                 _ = daemon.startLoader(name, daemon.configuration.assignments, now: now)
