@@ -39,7 +39,7 @@ public enum GroupFile {
     }
 
     /// A file of at most 1 MB, or nil.
-    static func readSmallFile(_ path: String) -> String? {
+    public static func readSmallFile(_ path: String) -> String? {
         let fd = loaderd_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0)
         guard fd >= 0 else { return nil }
         defer { _ = close(fd) }

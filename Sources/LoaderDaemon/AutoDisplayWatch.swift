@@ -101,6 +101,7 @@ extension Daemon {
 
     /// One search for a waiting `auto` slot: open what it finds and draw on it at once.
     func searchAgain(_ slot: DisplaySlot, _ search: AutoSearch, now: Int64) {
+        guard !slot.steppedAside else { return }
         let choice = search.find()
         guard let path = choice.path else {
             if case .none(let why) = choice { logger.debug("\(search.name): still waiting: \(why)") }

@@ -93,5 +93,6 @@ extension Daemon {
         for slot in slots {
             logger.info("display \(slot.display.name) \(slot.display.canvasWidth)x\(slot.display.canvasHeight) at \(slot.display.framesPerSecond) fps")
         }
+        watchPasswordQuestions(now: MonotonicClock.now())  // a question still asked: new screens step aside too
     }
 }

@@ -45,6 +45,9 @@ public final class Daemon {
     /// The watches of /dev and /dev/dri that tell `auto` displays of new devices (AutoDisplayWatch.swift).
     var devWatch: Int32?
     var driWatch: Int32?
+    /// The watch on systemd's password questions (PasswordQuestions.swift), or on the deepest
+    /// directory of its path while it does not exist.
+    var passwordWatch: (wd: Int32, isTheDirectory: Bool)?
     /// Follows PID 1 into the real root when started in the initramfs (DisplayWatch.swift).
     var rootFollower = RootFollower()
     /// The process's exit status once `run` returns: 0, or `Daemon.noDisplayStatus`.
@@ -154,6 +157,7 @@ public final class Daemon {
             throw error
         }
         watchDevices()
+        watchPasswordQuestions(now: MonotonicClock.now())
     }
 
     /// A group's number from its name or number. Read from /etc/group directly rather than with

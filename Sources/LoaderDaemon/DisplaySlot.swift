@@ -15,6 +15,9 @@ final class DisplaySlot {
     let search: AutoSearch?
     /// The device is missing: nothing is drawn until inotify reports it (DisplayWatch.swift).
     var waiting = false
+    /// Closed while a password is asked on the console (PasswordQuestions.swift): waiting, but
+    /// for the question to be answered, not for its device.
+    var steppedAside = false
     /// CLOCK_MONOTONIC nanoseconds at which the current wait began: the display is given up
     /// `display_timeout` later (DisplayTimeout.swift).
     var waitingSince: Int64?
@@ -98,8 +101,8 @@ final class DisplaySlot {
         nextIndex = 0
     }
 
-    /// "ok", "failing" or "waiting", for `status`.
-    var stateName: String { waiting ? "waiting" : lastError == nil ? "ok" : "failing" }
+    /// "ok", "failing", "waiting" or "aside" (for a password question), for `status`.
+    var stateName: String { steppedAside ? "aside" : waiting ? "waiting" : lastError == nil ? "ok" : "failing" }
 
     /// The device node a spec names: `fb:` its device (default /dev/fb0), `drm:` a device path
     /// (not `auto`), an LED display's SPI device (default /dev/spidev0.0) or GPIO chip, as a

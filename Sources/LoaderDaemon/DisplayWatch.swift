@@ -114,14 +114,17 @@ extension Daemon {
         followRoot()  // before any path is opened: a device the real root's udev loads
         var touched: [(slot: DisplaySlot, events: Inotify.Events)] = []
         var found: [(path: String, events: Inotify.Events)] = []
+        var questionsChanged = false
         watchBuffer.withUnsafeMutableBytes { buffer in
             watcher.readEvents(into: buffer) { wd, events, name in
+                if wd == passwordWatch?.wd { questionsChanged = true }
                 for slot in slots where slot.search == nil && slot.watch?.wd == wd && slot.watch?.name == name {
                     touched.append((slot, events))
                 }
                 if let path = autoCandidate(wd: wd, name: name) { found.append((path, events)) }
             }
         }
+        if questionsChanged { passwordDirectoryChanged(now: now) }
         if !found.isEmpty { serviceAutoSearch(found, now: now) }
         for (slot, events) in touched {
             let isDevice = slot.watch?.name == slot.devicePath.map(Self.lastComponent)
@@ -157,7 +160,7 @@ extension Daemon {
     /// frame at once; still missing, watch further down the path; present but not yet usable
     /// (udev sets the permissions after creating the node), wait for the next event.
     func reopen(_ slot: DisplaySlot, now: Int64) {
-        guard let path = slot.devicePath else { return }
+        guard let path = slot.devicePath, !slot.steppedAside else { return }
         let display: any Display
         do { display = try DisplayFactory.open(slot.spec) } catch {
             if Self.exists(path) {

@@ -1,0 +1,125 @@
+import CLinux
+import Displays
+import LinuxSystem
+import CompactText
+
+/// A passphrase asked on the console while the splash is up. A volume in /etc/crypttab (in the
+/// initramfs, or /home in the real root) is unlocked by systemd-cryptsetup, which asks through
+/// systemd's password agents: it drops `ask.XXXXXX` in /run/systemd/ask-password, and with no
+/// plymouthd the console agent prints the question on the console and reads the answer there.
+/// A splash drawn on the framebuffer (the console in graphics mode) or holding the DRM card hides
+/// that question, and the boot looks hung while it waits for an answer nobody can see.
+///
+/// So while a live question is there, the displays that share the screen with the console (fb,
+/// drm, auto) step aside: each is closed, which puts the console back in text mode (and ends DRM
+/// mastership, so the kernel console's mode comes back), and reopened with the current frame
+/// once every question is answered. The loader goes on meanwhile (its progress and message are
+/// kept, clients are served), and LED matrices and image files keep drawing. The directory is
+/// watched with inotify, as display devices are: nothing polls.
+extension Daemon {
+    /// systemd's directory for password questions; `LOADERD_ASK_PASSWORD_DIR` names another
+    /// (for tests: the real one is root's).
+    static var passwordDirectory: String {
+        getenv("LOADERD_ASK_PASSWORD_DIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+            ?? "/run/systemd/ask-password"
+    }
+
+    static let passwordEvents: Inotify.Events = [.created, .deleted, .movedIn, .movedOut]
+
+    /// Whether `slot` draws where the console is: a framebuffer or a DRM card (`auto` opens one
+    /// of the two).
+    static func sharesConsole(_ slot: DisplaySlot) -> Bool {
+        slot.spec.type == "fb" || slot.spec.type == "drm" || slot.spec.type == "auto"
+    }
+
+    /// Watches the question directory (or, until it exists, the deepest directory on its path),
+    /// then looks at what is asked now. Nothing is watched when no display shares the console.
+    func watchPasswordQuestions(now: Int64) {
+        guard slots.contains(where: Self.sharesConsole), let watcher = watcher() else { return }
+        let path = Self.passwordDirectory
+        var directory = path
+        while !Self.exists(directory) && directory != "/" { directory = Self.parent(directory) }
+        do {
+            passwordWatch = (try watcher.watch(directory: directory, for: Self.passwordEvents), directory == path)
+        } catch {
+            passwordWatch = nil
+            logger.warning("cannot watch \(directory) (\(error)); a password asked on the console during the splash may be hidden by it")
+        }
+        reviewPasswordQuestions(now: now)
+    }
+
+    /// An event in the watched directory: a question asked or answered, or (watching a parent)
+    /// the directory made or removed on the way.
+    func passwordDirectoryChanged(now: Int64) {
+        guard let watch = passwordWatch else { return }
+        if !watch.isTheDirectory || !Self.exists(Self.passwordDirectory) {
+            watchPasswordQuestions(now: now)
+        } else {
+            reviewPasswordQuestions(now: now)
+        }
+    }
+
+    /// Steps the console's displays aside while a live question is asked, and back when none is.
+    /// Also after a reload, whose new displays follow the same rule.
+    func reviewPasswordQuestions(now: Int64) {
+        let questions = Self.livePasswordQuestions(in: Self.passwordDirectory)
+        let aside = slots.filter { $0.steppedAside }
+        if let first = questions.first {
+            let stepping = slots.filter { Self.sharesConsole($0) && !$0.steppedAside }
+            guard !stepping.isEmpty else { return }
+            logger.notice("a password is asked on the console (\(first)): "
+                + stepping.map { $0.display.name }.joined(separator: ", ") + " steps aside until it is answered")
+            for slot in stepping { stepAside(slot, now: now) }
+        } else if !aside.isEmpty {
+            logger.notice("the password questions are answered: drawing on " + aside.map { $0.display.name }.joined(separator: ", ") + " again")
+            for slot in aside { comeBack(slot, now: now) }
+        }
+    }
+
+    /// Closes the display (the console's text mode comes back with it); the slot waits, with no
+    /// `display_timeout`: a passphrase may take a person minutes.
+    func stepAside(_ slot: DisplaySlot, now: Int64) {
+        slot.steppedAside = true
+        if !slot.waiting {
+            startWaiting(slot, PlaceholderDisplay(name: slot.display.name, reason: "stepped aside while a password is asked on the console"), now: now)
+        }
+        slot.waitingSince = nil
+    }
+
+    /// Opens the display again and draws the current frame; a device gone meanwhile is waited
+    /// for as any missing one is.
+    func comeBack(_ slot: DisplaySlot, now: Int64) {
+        slot.steppedAside = false
+        slot.waitingSince = now
+        if let search = slot.search { searchAgain(slot, search, now: now) } else { reopen(slot, now: now) }
+    }
+
+    /// The questions in `directory` whose asker is alive: a short description of each (its
+    /// `Message=`, or the file's name). A file left by a process that died is not a question
+    /// anyone waits for (systemd's agents skip them too).
+    static func livePasswordQuestions(in directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var questions: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard name.hasPrefix("ask.") else { continue }
+            var message = name
+            if let text = GroupFile.readSmallFile(directory + "/" + name) {
+                var alive = true
+                for line in text.split(separator: "\n") {
+                    if line.hasPrefix("PID="), let pid = Int32(line.dropFirst(4)), pid > 0 {
+                        alive = kill(pid, 0) == 0 || errno != ESRCH
+                    } else if line.hasPrefix("Message="), line.utf8.count > 8 {
+                        message = "\"" + String(line.dropFirst(8).prefix(160)) + "\""
+                    }
+                }
+                if !alive { continue }
+            }
+            questions.append(message)
+        }
+        return questions
+    }
+}
