@@ -149,4 +149,21 @@ import Testing
         let restore = (try? String(contentsOf: out.appendingPathComponent("restore.txt"), encoding: .utf8)) ?? ""
         #expect(restore.contains("exit 0: loaderd: the console is back in text mode"), "\(restore)")
     }
+
+    /// A passphrase asked on the console while the splash is up (a question file in
+    /// /run/systemd/ask-password, its asker alive): loaderd closes the framebuffer display, the
+    /// kernel console repaints its text (the prompt) over the splash, and once the file is gone the
+    /// splash is drawn again. scripts/qemu-password-test reads the screen back at each step; it
+    /// uses the kernel the test above caches, so it comes after it in this serialized suite.
+    @Test(.timeLimit(.minutes(3)))
+    func aPasswordQuestionGivesTheConsoleBackOnARealFramebuffer() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("loaderd-qemu-pw-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let script = Self.repository.appendingPathComponent("scripts/qemu-password-test")
+        let result = try Self.run(script, ["--loaderd", Self.productsDirectory.appendingPathComponent("loaderd").path, "--out", out.path])
+        if result.status == 77 {
+            try Test.cancel("no cached kernel: \(result.stderr.split(separator: "\n").last ?? "")")
+        }
+        #expect(result.status == 0, "scripts/qemu-password-test failed:\n\(result.stderr)")
+    }
 }
