@@ -12,8 +12,12 @@ public struct SceneOptions: Sendable {
     public var messageStyle: MessageStyle = .plain
     /// Colour of a plain message.
     public var messageColor: Color = .gray
-    /// How long a success or failure mark stays after the exit animation.
+    /// How long a success mark stays after the exit animation; a failure's stays twice as long
+    /// (`hold(for:)`), with the message that says what failed.
     public var outcomeHold: Microseconds = 1_500_000
+
+    /// The time `outcome`'s mark is shown: a failure is read, not glanced at.
+    public func hold(for outcome: Outcome) -> Microseconds { outcome == .failure ? 2 * outcomeHold : outcomeHold }
     public var successColor: Color = .green
     public var failureColor: Color = .red
     /// The display lights a pixel fully or not at all: loaders draw their lit/unlit design.
@@ -138,7 +142,7 @@ public struct Scene: Sendable {
         guard let stop = state.stop else { return .running }
         let exitEnd = stop.at + loader.exitDuration(stoppedAt: stop.at)
         if state.elapsed < exitEnd { return .exiting }
-        if let outcome = stop.outcome, state.elapsed < exitEnd + options.outcomeHold { return .showingOutcome(outcome) }
+        if let outcome = stop.outcome, state.elapsed < exitEnd + options.hold(for: outcome) { return .showingOutcome(outcome) }
         return .finished
     }
 
@@ -211,6 +215,7 @@ public struct Scene: Sendable {
         var layout = placed.layout
         // Text waits for the face (see `faceRequest`); a face's shimmer centres itself in its box.
         let waitsForFace = drawsFaceText && faceState == .notTried
+        let messageWaits = waitsForFace && areas.message != nil && state.message.map({ !$0.isEmpty }) == true
         if context.face != nil && loader.drawsMessage {
             let a = areas.loader
             layout = Layout(rect: FixedRect(x: Fixed(a.x), y: Fixed(a.y), width: Fixed(a.width), height: Fixed(a.height)), scaleX: .one, scaleY: .one)
@@ -231,22 +236,24 @@ public struct Scene: Sendable {
             } else {
                 loader.draw(&context, in: layout, state: state)
             }
-            if waitsForFace && areas.message != nil && state.message.map({ !$0.isEmpty }) == true {
+            // A failure keeps its message whole through the exit and under the mark: it says what
+            // failed. Otherwise the message fades with the loader: left whole, it would vanish in
+            // one frame when the mark comes.
+            let keepsMessage = phase == .exiting && state.stop?.outcome == .failure
+            if messageWaits {
                 textDeferred = true
-            } else if let messageArea = areas.message, let message = state.message {
-                MessageLine.draw(message, style: options.messageStyle, color: options.messageColor,
-                                 into: &context, area: messageArea, elapsed: state.elapsed)
+            } else if !keepsMessage {
+                drawMessage(state, in: areas.message)
             }
-            // The message fades with the loader: left whole, it would vanish in one frame when
-            // the mark comes.
             if phase == .exiting, loader.fadesOnExit, let stop = state.stop {
                 let duration = loader.exitDuration(stoppedAt: stop.at)
                 let remaining = Fixed.one - Fixed.ratio(state.elapsed - stop.at, Swift.max(1, duration))
                 fade(by: remaining.unitClamped)
             }
+            if keepsMessage && !messageWaits { drawFailureMessage(state, in: areas.message, opacity: 255) }
         case .showingOutcome(let outcome):
             let start = state.stop.map { $0.at + loader.exitDuration(stoppedAt: $0.at) } ?? state.elapsed
-            let shown = state.elapsed - start, left = start + options.outcomeHold - state.elapsed
+            let shown = state.elapsed - start, left = start + options.hold(for: outcome) - state.elapsed
             // In: grows from 60 % and fades in; out: fades. A pop in one frame reads as a glitch.
             let grow = Fixed.ratio(Swift.min(shown, Scene.markFadeIn), Scene.markFadeIn)
             let eased = Fixed.one - (Fixed.one - grow) * (Fixed.one - grow)
@@ -254,12 +261,31 @@ public struct Scene: Sendable {
             let opacity = Swift.min(grow, Fixed.ratio(Swift.max(0, left), Scene.markFadeOut)).unitClamped
             OutcomeMark.draw(outcome, into: &context.canvas, area: areas.mark, scale: scale, options: options)
             fade(by: opacity)
+            if outcome == .failure {
+                let out = Fixed.ratio(Swift.max(0, left), Scene.markFadeOut).unitClamped.unitByte
+                if messageWaits { textDeferred = true } else { drawFailureMessage(state, in: areas.message, opacity: out) }
+            }
         case .finished:
             return
         }
         if let logo, let rect = areas.logo {
             logo.draw(into: &context.canvas, x: rect.x, y: rect.y, opacity: 255)
         }
+    }
+
+    /// The message line in its area, when there is both.
+    mutating func drawMessage(_ state: FrameState, in area: PixelRect?) {
+        guard let area, let message = state.message else { return }
+        MessageLine.draw(message, style: options.messageStyle, color: options.messageColor, into: &context, area: area, elapsed: state.elapsed)
+    }
+
+    /// After a failure the message says what failed: plain (a shimmer says "working", which is
+    /// over), at `opacity` (it fades out with the mark).
+    mutating func drawFailureMessage(_ state: FrameState, in area: PixelRect?, opacity: UInt8) {
+        guard let area, let message = state.message else { return }
+        var color = options.messageColor
+        color.a = UInt8(Int(color.a) * Int(opacity) / 255)
+        MessageLine.draw(message, style: .plain, color: color, into: &context, area: area, elapsed: state.elapsed)
     }
 
     /// Fades what was drawn this frame by `opacity` as one group, over the scene's background.

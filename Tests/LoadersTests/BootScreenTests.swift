@@ -206,6 +206,28 @@ import Testing
         #expect(out == out.sorted(by: >) && out[3] < out[0] / 10, "\(out)")
     }
 
+    @Test("a failure keeps its message, whole, through the exit and under the mark, for twice the success hold")
+    func failureKeepsItsMessage() throws {
+        var scene = Scene(loader: Support.loader("worm"), width: 320, height: 240)
+        let area = try #require(scene.areas(message: "Mount failed").message)
+        func ink(_ t: Int64, _ outcome: Outcome?) -> Int {
+            scene.render(FrameState(elapsed: t, message: "Mount failed", stop: outcome.map { StopState(at: 1_000_000, outcome: $0) }))
+            var sum = 0
+            for y in area.y..<(area.y + area.height) { for x in area.x..<(area.x + area.width) { sum += Int(scene.canvas[x, y].g) } }
+            return sum
+        }
+        let running = ink(900_000, nil)
+        let markStart = 1_000_000 + Scene.fadeDuration, hold = SceneOptions().outcomeHold
+        #expect(running > 0)
+        #expect(ink(1_000_000 + Scene.fadeDuration / 2, .failure) == running, "the exit faded a failure's message")
+        #expect(ink(1_000_000 + Scene.fadeDuration / 2, .success) < running, "a success's message fades with the loader")
+        #expect(ink(markStart + hold / 2, .failure) == running, "the failure's mark hides its message")
+        #expect(ink(markStart + hold / 2, .success) == 0)
+        #expect(scene.phase(FrameState(elapsed: markStart + hold + 1, stop: StopState(at: 1_000_000, outcome: .success))) == .finished)
+        #expect(scene.phase(FrameState(elapsed: markStart + 2 * hold - 1, stop: StopState(at: 1_000_000, outcome: .failure))) == .showingOutcome(.failure))
+        #expect(ink(markStart + 2 * hold - Scene.markFadeOut / 2, .failure) < running, "the message fades out with the mark")
+    }
+
     @Test("a stop fades the loader and its message together, over a screen.background that stays")
     func exitFadeKeepsTheBackground() throws {
         let loader = try Catalog.make("pagedots", assignments: [(key: "screen.background", value: "#336699")])
