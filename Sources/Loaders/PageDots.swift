@@ -40,7 +40,7 @@ public struct PageDots: Loader {
     public let spacing: Int
     public let dotSize: Int
     public let pillWidth: Int
-    public let color: Color
+    public internal(set) var color: Color
     public let seenOpacity: Fixed
     public let unseenOpacity: Fixed
     public let trackOpacity: Fixed

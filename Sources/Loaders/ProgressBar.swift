@@ -16,8 +16,8 @@ public struct ProgressBar: Loader {
         ParameterSpec("direction", .choice(["left", "right"]), default: "left", "edge the fill starts from (right: psplash's negative progress)"),
     ]
 
-    public let fill: Color
-    public let track: Color
+    public internal(set) var fill: Color
+    public internal(set) var track: Color
     public let designSize: DesignSize
     /// The fill grows from the right edge.
     public let fillsFromRight: Bool

@@ -87,8 +87,11 @@ public struct Scene: Sendable {
     public static let stripHeight = 16
 
     public init(loader: AnyLoader, width: Int, height: Int, options: SceneOptions = SceneOptions()) {
-        self.loader = loader
-        let options = options.applying(loader.screen)
+        var options = options.applying(loader.screen)
+        // A light screen: the catalog's white parts and the gray message drawn dark (LightBackground.swift).
+        let light = !options.monochrome && options.background.isLight
+        self.loader = light ? loader.onLightBackground() : loader
+        if light && options.messageColor == .gray { options.messageColor = .messageGrayOnLight }
         self.options = options
         self.context = DrawContext(width: width, height: height)
         context.monochrome = options.monochrome

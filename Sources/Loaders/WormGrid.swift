@@ -44,8 +44,8 @@ public struct WormGrid: Loader {
     public let trailLength: Fixed
     public let pause: Microseconds
     public let tailExponent: Fixed
-    public let baseColor: Color
-    public let headColor: Color
+    public internal(set) var baseColor: Color
+    public internal(set) var headColor: Color
 
     /// The `screen.*` settings it was started with (applied to its scene).
     public let screen: ScreenSettings

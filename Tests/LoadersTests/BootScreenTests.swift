@@ -206,6 +206,31 @@ import Testing
         #expect(out == out.sorted(by: >) && out[3] < out[0] / 10, "\(out)")
     }
 
+    @Test("on a light screen.background the catalog's white parts are drawn black, the message darker; given colours stay")
+    func lightBackgroundKeepsTheLoaderVisible() throws {
+        func darkest(_ name: String, _ more: [(key: String, value: String)] = []) throws -> (luma: Int, red: Bool) {
+            let loader = try Catalog.make(name, assignments: [(key: "screen.background", value: "white")] + more)
+            var scene = Scene(loader: loader, width: 320, height: 240)
+            scene.render(FrameState(elapsed: 600_000, progress: ProgressState(Fixed.ratio(40, 100))))
+            var luma = 255, red = false
+            for p in scene.canvas.pixels {
+                luma = min(luma, (54 * Int(p.r) + 183 * Int(p.g) + 19 * Int(p.b)) / 256)
+                red = red || (p.r > 200 && p.g < 80 && p.b < 80)
+            }
+            return (luma, red)
+        }
+        for name in ["pagedots", "worm", "bar"] {
+            #expect(try darkest(name).luma < 128, "\(name) is not seen on white")
+        }
+        let given = try darkest("pagedots", [(key: "color", value: "red")])
+        #expect(given.red, "a colour the user gave is kept")
+        // The message's gray: #8E8E93 on black, darker on white.
+        var scene = Scene(loader: try Catalog.make("linkedin", assignments: [(key: "screen.background", value: "#F4F4F4")]), width: 320, height: 240)
+        #expect(scene.options.messageColor == Color(r: 0x55, g: 0x55, b: 0x5A))
+        scene = Scene(loader: try Catalog.make("linkedin"), width: 320, height: 240)
+        #expect(scene.options.messageColor == .gray)
+    }
+
     @Test("a failure keeps its message, whole, through the exit and under the mark, for twice the success hold")
     func failureKeepsItsMessage() throws {
         var scene = Scene(loader: Support.loader("worm"), width: 320, height: 240)
