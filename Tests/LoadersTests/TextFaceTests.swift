@@ -89,6 +89,19 @@ struct TextFaceTests {
         #expect(face.glyph(for: "…").advance64 > 0)
     }
 
+    /// Polish, Czech, Turkish, Romanian, Greek, Cyrillic and the check marks have their own
+    /// glyphs (they were the fallback); right-to-left scripts stay the fallback (unshaped, left
+    /// to right, their words would be wrong).
+    @Test func europeanAlphabetsHaveTheirGlyphs() throws {
+        let face = try Self.face(20)
+        let fallback = face.glyph(for: "\u{FFFD}")
+        for scalar in "łŁšěžřőşıİțșΕκίώЗапускслужбҐґ✓✗„‹".unicodeScalars {
+            #expect(face.glyph(for: scalar) != fallback, "U+\(String(scalar.value, radix: 16, uppercase: true)) draws the fallback")
+        }
+        #expect(face.glyph(for: "\u{05D0}") == fallback, "Hebrew is not drawn unshaped")
+        #expect(face.glyph(for: "\u{0627}") == fallback, "Arabic is not drawn unshaped")
+    }
+
     @Test func withoutTheLibraryOrTheFontTheErrorSaysWhich() {
         #expect(throws: TextFaceError(description: "libloaderd-no-freetype.so.6 could not be loaded (install libfreetype6)")) {
             try TextFace.load(.automatic, pixelSize: 20, library: "libloaderd-no-freetype.so.6")

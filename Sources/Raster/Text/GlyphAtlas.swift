@@ -10,8 +10,8 @@ import CompactText
 /// placed at its pen position rounded to the pixel, so advances stay proportional and a string's
 /// width does not drift with its length.
 ///
-/// Scalars outside the rasterised repertoire (Latin-1 and a few punctuation marks, chosen by the
-/// builder) draw the fallback glyph, so, as with the bitmap fonts, every scalar takes one advance.
+/// Scalars outside the rasterised repertoire (Latin-1, Latin Extended-A, Greek, Cyrillic and some
+/// punctuation, chosen by Loaders' `TextFace`) draw the fallback glyph, so, as with the bitmap fonts, every scalar takes one advance.
 public struct GlyphAtlas: Sendable {
     /// One glyph: its coverage bitmap (`width × rows`, at `offset` in `coverage`) is drawn with its
     /// top-left `left` pixels right of the pen and `top` pixels above the baseline.
