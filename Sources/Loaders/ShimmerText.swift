@@ -75,8 +75,6 @@ public struct ShimmerText: Sendable {
     /// The full-fill gradient (stops evenly spaced) and the overlay band, positioned per frame.
     let fill: LinearGradient
     let band: LinearGradient
-    /// The monochrome shimmer: a dark band over lit glyphs.
-    let monochromeBand = LinearGradient(colors: [.clear, .black, .black, .clear])
 
     public init(style: ShimmerStyle) {
         self.style = style
@@ -213,13 +211,20 @@ public struct ShimmerText: Sendable {
         let span = gradientSpan(textX: x, textWidth: width, minimumBand: minimumBand, phase: phase(at: elapsed))
         let p = (x: x, width: width)
         if context.monochrome {
-            // On/off LEDs cannot show a gradient: lit glyphs with an unlit band passing through.
-            var g = monochromeBand
+            // On/off LEDs cannot show a gradient: lit glyphs, and a band passing through in which
+            // they are drawn in reverse (unlit letters on lit pixels), so the sweep shows and the
+            // letters under it stay whole. An unlit band took whole strokes out of 5-pixel
+            // letters: a MAX7219 strip read "Star!ing".
             let b = Swift.max(Fixed(2 * unit), Fixed(p.width) / 10)
             let centre = Fixed(p.x) - b + phase(at: elapsed) * (Fixed(p.width) + b * 2)
-            g.startX = centre - b / 2; g.endX = centre + b / 2
             context.canvas.fill(context.mask, with: .solid(.white))
-            context.canvas.fill(context.mask, with: .linearGradient(g))
+            let mask = context.mask, unlit = Color.black.premultiplied, lit = Color.white.premultiplied
+            let written = mask.written
+            let from = Swift.max((centre - b / 2).floor, written.x), to = Swift.min((centre + b / 2).ceil, written.x + written.width)
+            guard from < to else { return }
+            for y in written.y..<(written.y + written.height) {
+                for x in from..<to { context.canvas[x, y] = mask[x, y] != 0 ? unlit : lit }
+            }
         } else if style.isOverlay {
             var g = band
             g.startX = span.startX; g.endX = span.endX

@@ -52,6 +52,37 @@ import Transports
         }
     }
 
+    /// The shimmer on on/off LEDs: its sweep shows the letters under it in reverse (unlit on lit),
+    /// so each stays whole. An unlit band took strokes out of the 5-pixel letters ("Star!ing").
+    @Test("the shimmer's sweep on on/off LEDs reverses the letters under it, never erases a stroke")
+    func monochromeShimmerKeepsTheLetters() throws {
+        var options = SceneOptions()
+        options.monochrome = true
+        let loader = try Catalog.make("shimmer", assignments: [(key: "text", value: "Boot")])
+        var scene = Scene(loader: loader, width: 32, height: 8, options: options)
+        func lit(_ t: Int64) -> [Bool] {
+            scene.render(FrameState(elapsed: t))
+            return scene.canvas.pixels.map { $0.r > 127 }
+        }
+        let plain = lit(0)  // the band starts left of the text
+        let inkRows = (0..<8).filter { y in (0..<32).contains { plain[y * 32 + $0] } }
+        #expect(!inkRows.isEmpty)
+        var swept = 0
+        for i in 1..<24 {
+            let frame = lit(loader.period * Int64(i) / 24)
+            let columns = Set(frame.indices.filter { frame[$0] != plain[$0] }.map { $0 % 32 })
+            guard let lo = columns.min(), let hi = columns.max() else { continue }
+            swept += 1
+            #expect(hi - lo + 1 == columns.count, "at \(i)/24 the band is not one run of columns: \(columns.sorted())")
+            for x in lo...hi {
+                for y in inkRows {
+                    #expect(frame[y * 32 + x] == !plain[y * 32 + x], "at \(i)/24, (\(x), \(y)) is not the letter reversed")
+                }
+            }
+        }
+        #expect(swept >= 6, "the sweep crossed the text in only \(swept) of 23 frames")
+    }
+
     @Test("the colour designs at threshold 128 were illegible (why the monochrome designs exist)")
     func colourDesignsWereIllegible() throws {
         for name in ["linkedin", "quizup", "shimmer"] {
