@@ -75,6 +75,8 @@ public struct Scene: Sendable {
     var textDeferred = false
     /// What `placement` worked out last, and from what.
     var lastPlacement: (design: DesignSize, lineHeight: Int, areas: BootScreenLayout, layout: Layout)? = nil
+    /// A long message's lines, for the message and width they were made for (MessageWrap.swift).
+    var wrapped: (message: String, width: Int, lines: [String])? = nil
 
     public enum FaceState: Sendable, Equatable { case notTried, loaded, unavailable }
 
@@ -213,7 +215,14 @@ public struct Scene: Sendable {
         context.canvas.clear(to: options.background)
         let phase = phase(state)
         if phase == .finished { return }
-        let placed = placement(design: loader.designSize(for: state), lineHeight: lineHeight(message: state.message))
+        let design = loader.designSize(for: state)
+        var placed = placement(design: design, lineHeight: lineHeight(message: state.message))
+        // A long message on a screen takes more lines where the screen has room for them.
+        var lines: [String]? = nil
+        if let area = placed.areas.message, let face = context.face, let wrapped = messageLines(state.message, width: area.width) {
+            let taller = placement(design: design, lineHeight: wrapped.count * face.boxHeight)
+            if taller.areas.message != nil { placed = taller; lines = wrapped }
+        }
         let areas = placed.areas
         var layout = placed.layout
         // Text waits for the face (see `faceRequest`); a face's shimmer centres itself in its box.
@@ -246,14 +255,14 @@ public struct Scene: Sendable {
             if messageWaits {
                 textDeferred = true
             } else if !keepsMessage {
-                drawMessage(state, in: areas.message)
+                drawMessage(state, in: areas.message, lines: lines)
             }
             if phase == .exiting, loader.fadesOnExit, let stop = state.stop {
                 let duration = loader.exitDuration(stoppedAt: stop.at)
                 let remaining = Fixed.one - Fixed.ratio(state.elapsed - stop.at, Swift.max(1, duration))
                 fade(by: remaining.unitClamped)
             }
-            if keepsMessage && !messageWaits { drawFailureMessage(state, in: areas.message, opacity: 255) }
+            if keepsMessage && !messageWaits { drawFailureMessage(state, in: areas.message, lines: lines, opacity: 255) }
         case .showingOutcome(let outcome):
             let start = state.stop.map { $0.at + loader.exitDuration(stoppedAt: $0.at) } ?? state.elapsed
             let shown = state.elapsed - start, left = start + options.hold(for: outcome) - state.elapsed
@@ -266,7 +275,7 @@ public struct Scene: Sendable {
             fade(by: opacity)
             if outcome == .failure {
                 let out = Fixed.ratio(Swift.max(0, left), Scene.markFadeOut).unitClamped.unitByte
-                if messageWaits { textDeferred = true } else { drawFailureMessage(state, in: areas.message, opacity: out) }
+                if messageWaits { textDeferred = true } else { drawFailureMessage(state, in: areas.message, lines: lines, opacity: out) }
             }
         case .finished:
             return
@@ -276,19 +285,32 @@ public struct Scene: Sendable {
         }
     }
 
-    /// The message line in its area, when there is both.
-    mutating func drawMessage(_ state: FrameState, in area: PixelRect?) {
+    /// The message in its area, when there is both: on `lines` when it was wrapped.
+    mutating func drawMessage(_ state: FrameState, in area: PixelRect?, lines: [String]?) {
         guard let area, let message = state.message else { return }
+        if let lines { drawLines(lines, color: options.messageColor, in: area); return }
         MessageLine.draw(message, style: options.messageStyle, color: options.messageColor, into: &context, area: area, elapsed: state.elapsed)
     }
 
     /// After a failure the message says what failed: plain (a shimmer says "working", which is
     /// over), at `opacity` (it fades out with the mark).
-    mutating func drawFailureMessage(_ state: FrameState, in area: PixelRect?, opacity: UInt8) {
+    mutating func drawFailureMessage(_ state: FrameState, in area: PixelRect?, lines: [String]?, opacity: UInt8) {
         guard let area, let message = state.message else { return }
         var color = options.messageColor
         color.a = UInt8(Int(color.a) * Int(opacity) / 255)
+        if let lines { drawLines(lines, color: color, in: area); return }
         MessageLine.draw(message, style: .plain, color: color, into: &context, area: area, elapsed: state.elapsed)
+    }
+
+    /// Draws `lines` one under the other in `area`, each centred, in `color`.
+    mutating func drawLines(_ lines: [String], color: Color, in area: PixelRect) {
+        guard let face = context.face else { return }
+        let fill = context.monochrome ? Color.white : color
+        for (i, line) in lines.enumerated() {
+            let rect = PixelRect(x: area.x, y: area.y + i * face.boxHeight, width: area.width, height: face.boxHeight)
+            guard ShimmerText.layOut(line, atlas: face, in: rect, mask: &context.mask) != nil else { continue }
+            context.canvas.fill(context.mask, with: .solid(fill))
+        }
     }
 
     /// Fades what was drawn this frame by `opacity` as one group, over the scene's background.

@@ -102,6 +102,39 @@ struct TextFaceTests {
         #expect(face.glyph(for: "\u{0627}") == fallback, "Arabic is not drawn unshaped")
     }
 
+    /// A message longer than a screen's line is broken after whole words onto up to three lines
+    /// (one line cut its last words, where a boot's error says what failed); a word longer than
+    /// a line is broken where the line ends; shimmer styles keep one line.
+    @Test func aLongMessageTakesUpToThreeLines() throws {
+        let face = try Self.face(14)
+        let text = "Starting the network: NetworkManager is waiting for the DHCP server on eth0 to answer, and the wireless interface wlan0 could not associate; error 17"
+        let two = MessageWrap.lines(text, atlas: face, width: 700)
+        #expect(two.count == 2 && two.joined(separator: " ") == text, "\(two)")
+        #expect(two.allSatisfy { face.width(of: $0) <= 700 })
+        let three = MessageWrap.lines(text, atlas: face, width: 200)
+        #expect(three.count == 3 && text.hasPrefix(three[0] + " " + three[1] + " ") && text.hasSuffix(three[2]), "\(three)")
+        let path = String(repeating: "/usr/lib/systemd", count: 8)
+        let broken = MessageWrap.lines(path, atlas: face, width: 300)
+        #expect(broken.count >= 2 && broken.joined() == path, "\(broken)")
+        #expect(MessageWrap.lines("Mounting /home", atlas: face, width: 700) == ["Mounting /home"])
+
+        // In a scene at 800x480: the plain line takes two rows of text; a shimmer style one.
+        func inkRows(_ style: MessageStyle) throws -> Int {
+            var options = SceneOptions()
+            options.messageStyle = style
+            options.font = .automatic
+            var scene = Scene(loader: try Catalog.make("linkedin"), width: 800, height: 480, options: options)
+            scene.useFace(face)
+            scene.render(FrameState(elapsed: 600_000, message: text))
+            let area = try #require(scene.areas(message: text).message)
+            var rows = 0
+            for y in area.y..<scene.canvas.height where (0..<800).contains(where: { scene.canvas[$0, y].a > 0 }) { rows += 1 }
+            return rows
+        }
+        #expect(try inkRows(.plain) > face.boxHeight + 4, "the long message stayed on one line")
+        #expect(try inkRows(.calm) <= face.boxHeight + 2, "a shimmer style wrapped")
+    }
+
     @Test func withoutTheLibraryOrTheFontTheErrorSaysWhich() {
         #expect(throws: TextFaceError(description: "libloaderd-no-freetype.so.6 could not be loaded (install libfreetype6)")) {
             try TextFace.load(.automatic, pixelSize: 20, library: "libloaderd-no-freetype.so.6")
