@@ -204,4 +204,9 @@ void loaderd_ft_close(loaderd_ft_face *f) {
 
 int loaderd_ft_failed(const loaderd_ft_face *f) { (void)f; return 0; }
 
+int loaderd_ft_prefetch(loaderd_ft_face *f, const uint32_t *codepoints, size_t count) {
+    (void)f; (void)codepoints; (void)count;
+    return 0;  // in the process, each glyph is a function call already
+}
+
 const char *loaderd_ft_library_problem(void) { return NULL; }

@@ -66,7 +66,7 @@ public enum TextFace {
     /// Extended-A (Polish, Czech, Slovak, Hungarian, Turkish, Baltic, Croatian...), Romanian's
     /// comma-below letters, Greek and Cyrillic (with Ukrainian's Ґ). Right-to-left scripts are not:
     /// drawn left to right, unshaped, their words would be wrong, which is worse than the fallback.
-    /// About 300 glyphs more: ~5 ms and ~25-90 KB of coverage once, after the first frame.
+    /// About 300 glyphs more: ~25-90 KB of coverage, rasterised once, after the first frame.
     static let alphabets: [ClosedRange<UInt32>] = [0x0100...0x017F, 0x0218...0x021B, 0x0384...0x03CE, 0x0400...0x045F, 0x0490...0x0491]
 
     /// Pixels per em of a screen's text: 2.6 % of the shorter side, at least 14 (14 at 800x480, 18
@@ -128,10 +128,16 @@ public enum TextFace {
             builder.add(scalar, left: Int(g.left), top: Int(g.top), width: Int(g.width), rows: Int(g.rows),
                         advance64: Int(g.advance64), buffer: g.buffer, pitch: Int(g.pitch))
         }
-        for s in UInt32(0x20)...0x7E { add(s) }
-        for s in UInt32(0xA0)...0xFF { add(s) }
-        for range in alphabets { for s in range { add(s) } }
-        for s in punctuation { add(s) }
+        var repertoire: [UInt32] = []
+        repertoire.reserveCapacity(520)
+        for s in UInt32(0x20)...0x7E { repertoire.append(s) }
+        for s in UInt32(0xA0)...0xFF { repertoire.append(s) }
+        for range in alphabets { for s in range { repertoire.append(s) } }
+        repertoire.append(contentsOf: punctuation)
+        // The static build's helper rasterises them all in one exchange (where each glyph was two
+        // round trips: ~500 glyphs cost 80 ms); the calls below then read its answer.
+        _ = repertoire.withUnsafeBufferPointer { loaderd_ft_prefetch(face, $0.baseAddress, $0.count) }
+        for s in repertoire { add(s) }
         if loaderd_ft_failed(face) != 0 {
             let why = loaderd_ft_library_problem().map { String(cString: $0) } ?? "FreeType stopped"
             throw TextFaceError(description: "\(library) stopped while rasterising \(path): " + why)

@@ -140,6 +140,24 @@ static int answer_png_write(media_reader *in, media_frame *out) {
     return 0;
 }
 
+/// Glyph `index` rendered, as LOADERD_MEDIA_FT_RENDER answers it.
+static void put_rendered(loaderd_ft_face *face, uint32_t index, media_frame *out) {
+    loaderd_ft_glyph g;
+    memset(&g, 0, sizeof g);
+    int error = loaderd_ft_render(face, index, &g);
+    // The protocol carries top-down bitmaps only (FreeType's rendered glyphs are).
+    if (error == 0 && (g.pitch < g.width || g.rows < 0 || (g.rows > 0 && !g.buffer))) error = -2;
+    media_frame_i32(out, error);
+    if (error != 0) return;
+    media_frame_i32(out, g.width);
+    media_frame_i32(out, g.rows);
+    media_frame_i32(out, g.pitch);
+    media_frame_i32(out, g.left);
+    media_frame_i32(out, g.top);
+    media_frame_i64(out, g.advance64);
+    if (g.rows > 0) media_frame_put(out, g.buffer, (size_t)g.rows * (size_t)g.pitch);
+}
+
 /// Answers one request into `out`; -1 for a request that cannot be read (the conversation ends).
 static int answer(media_reader *in, media_frame *out) {
     uint8_t operation = media_get_u8(in);
@@ -176,20 +194,22 @@ static int answer(media_reader *in, media_frame *out) {
         loaderd_ft_face *face = face_at(media_get_u32(in));
         uint32_t index = media_get_u32(in);
         if (in->failed || !face) return -1;
-        loaderd_ft_glyph g;
-        memset(&g, 0, sizeof g);
-        int error = loaderd_ft_render(face, index, &g);
-        // The protocol carries top-down bitmaps only (FreeType's rendered glyphs are).
-        if (error == 0 && (g.pitch < g.width || g.rows < 0 || (g.rows > 0 && !g.buffer))) error = -2;
-        media_frame_i32(out, error);
-        if (error != 0) return 0;
-        media_frame_i32(out, g.width);
-        media_frame_i32(out, g.rows);
-        media_frame_i32(out, g.pitch);
-        media_frame_i32(out, g.left);
-        media_frame_i32(out, g.top);
-        media_frame_i64(out, g.advance64);
-        if (g.rows > 0) media_frame_put(out, g.buffer, (size_t)g.rows * (size_t)g.pitch);
+        put_rendered(face, index, out);
+        return 0;
+    }
+    case LOADERD_MEDIA_FT_RENDER_MANY: {
+        loaderd_ft_face *face = face_at(media_get_u32(in));
+        uint32_t count = media_get_u32(in);
+        if (in->failed || !face || count > LOADERD_MEDIA_MAX_PREFETCH) return -1;
+        media_frame_u32(out, count);
+        for (uint32_t i = 0; i < count; i++) {
+            uint32_t codepoint = media_get_u32(in);
+            if (in->failed) return -1;
+            uint32_t index = loaderd_ft_glyph_index(face, codepoint);
+            media_frame_u32(out, codepoint);
+            media_frame_u32(out, index);
+            if (index != 0 || codepoint == 0xFFFD) put_rendered(face, index, out);
+        }
         return 0;
     }
     case LOADERD_MEDIA_FT_KERNING: {

@@ -2,6 +2,7 @@
 // only: Swift never sees FreeType's own headers, so no build needs them.
 #ifndef LOADERD_FREETYPE_H
 #define LOADERD_FREETYPE_H
+#include <stddef.h>
 #include <stdint.h>
 
 /// An open face at one pixel size (opaque).
@@ -46,6 +47,13 @@ unsigned loaderd_ft_glyph_index(loaderd_ft_face *face, uint32_t codepoint);
 
 /// Renders glyph `index` anti-aliased into `out`; 0 on success, else FreeType's error.
 int loaderd_ft_render(loaderd_ft_face *face, unsigned index, loaderd_ft_glyph *out);
+
+/// Asks for the glyphs of `codepoints` at once, before `loaderd_ft_glyph_index` and
+/// `loaderd_ft_render` are called for them in the same order: the static build's helper answers
+/// them in one exchange (one round trip for a face's whole repertoire, where each glyph took two).
+/// Where FreeType runs in the process it does nothing. 0 on success; otherwise the calls that
+/// follow ask one glyph at a time, as without it.
+int loaderd_ft_prefetch(loaderd_ft_face *face, const uint32_t *codepoints, size_t count);
 
 /// The kerning between glyphs `left` and `right`, in 1/64 pixel (0 without kerning).
 long loaderd_ft_kerning(loaderd_ft_face *face, unsigned left, unsigned right);

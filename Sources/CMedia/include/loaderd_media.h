@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 /// The protocol's version, the helper's one argument. Changed with any change below.
-#define LOADERD_MEDIA_PROTOCOL "2"
+#define LOADERD_MEDIA_PROTOCOL "3"
 
 /// The helper's exit status when it does not speak the version it was started with.
 #define LOADERD_MEDIA_EXIT_VERSION 3
@@ -54,7 +54,15 @@ enum loaderd_media_operation {
     /// only), u64 capacity, then the pixels -> i32 result, the image's fields, u64 size, then the
     /// PNG's bytes when the result is non-zero and memory was given
     LOADERD_MEDIA_PNG_WRITE = 10,
+    /// u32 face, u32 count (at most LOADERD_MEDIA_MAX_PREFETCH), count × u32 code point ->
+    ///   u32 count, then for each code point: u32 code point, u32 glyph index, and unless the index
+    ///   is 0 (and the code point not U+FFFD, whose .notdef glyph is drawn) what
+    ///   LOADERD_MEDIA_FT_RENDER answers for that index
+    LOADERD_MEDIA_FT_RENDER_MANY = 11,
 };
+
+/// The most code points one LOADERD_MEDIA_FT_RENDER_MANY asks for.
+#define LOADERD_MEDIA_MAX_PREFETCH 65536u
 
 /// A png_image's fields that cross (its `opaque` pointer stays on each side):
 /// u32 version, width, height, format, flags, colormap_entries, warning_or_error, char message[64].
