@@ -96,9 +96,10 @@ public enum HelpText {
 }
 
 /// A usage error as ArgumentParser printed it: the message, the option's help when one option is
-/// at fault, the usage line and where to get help. Exits `ExitCode.usage`.
+/// at fault, the usage line and where to get help. Exits `ExitCode.usage`. The message repeats
+/// the words at fault, as given: their control characters are written out (`TerminalText`).
 public func exitWithUsageError(_ error: UsageError, usage: String, helpCommand: String) -> Never {
-    var text = "Error: " + error.message + "\n"
+    var text = "Error: " + TerminalText.escaped(error.message) + "\n"
     if let option = error.option { text += "Help:  \(option.label)  \(option.help)\n" }
     text += "Usage: " + usage + "\n  See '" + helpCommand + "' for more information.\n"
     printError(text)

@@ -9,7 +9,7 @@ import CompactText
 
 /// A control character or a Unicode line or paragraph separator: what would break a request line.
 func breaksLine(_ scalar: Unicode.Scalar) -> Bool {
-    isControl(scalar) || scalar == "\u{2028}" || scalar == "\u{2029}"
+    TerminalText.isControl(scalar) || scalar == "\u{2028}" || scalar == "\u{2029}"
 }
 
 /// A request word must not break the line framing or the space-separated words.
@@ -104,7 +104,7 @@ enum DaemonVerbs {
             let connection = try ConnectionOptions(parsed)
             // The daemon refuses every control character (a tab too): refused here, exit 2, as any
             // other bad argument, rather than sent and refused (exit 1).
-            if let bad = joined.unicodeScalars.first(where: isControl) {
+            if let bad = joined.unicodeScalars.first(where: TerminalText.isControl) {
                 let named = bad == "\t" ? "a tab (U+9)" : "control character " + hexCode(bad)
                 throw .usage("the message contains \(named); it must be one line of printable text")
             }

@@ -95,7 +95,8 @@ enum LoaderCtl {
             case .usage(let usage):
                 exitWithUsageError(usage, usage: verb.page.usage, helpCommand: "loaderctl \(verb.name) --help")
             case .failure(let failure):
-                printError("loaderctl: " + failure.description)
+                // It may name a word as given (a socket's path, a file's): written out as usage errors are.
+                printError("loaderctl: " + TerminalText.escaped(failure.description))
                 exit(failure.exitCode)
             }
         }

@@ -96,12 +96,12 @@ struct SceneOptionsGroup {
         options.messageStyle = messageStyle
         options.font = .automatic
         var scene = Scene(loader: loader, width: width, height: height, options: options)
-        if let error = scene.logoError { printError("warning: " + error) }
+        if let error = scene.logoError { printError("warning: " + TerminalText.escaped(error)) }
         // A screen's text is drawn in a face, loaded before any frame (loaderd loads it after its
         // first frame instead).
         if scene.drawsFaceText && (message.map { !$0.isEmpty } == true || scene.loader.drawsMessage),
            let error = scene.loadFace() {
-            printError("note: text in the bitmap font: \(error)")
+            printError("note: text in the bitmap font: " + TerminalText.escaped("\(error)"))
         }
         return scene
     }

@@ -52,12 +52,6 @@ func isPlainDecimal(_ text: Substring) -> Bool {
     return !bytes.isEmpty && dots <= 1 && bytes.allSatisfy { digit($0) || $0 == UInt8(ascii: ".") } && bytes.contains(where: digit)
 }
 
-/// Control characters (Unicode category Cc: U+0000–001F, U+007F–009F), which must not reach
-/// the one-line protocol.
-func isControl(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F)
-}
-
 func hexCode(_ scalar: Unicode.Scalar) -> String { "U+" + String(scalar.value, radix: 16, uppercase: true) }
 
 /// `5`, `0.25`: seconds without a needless `.0`.

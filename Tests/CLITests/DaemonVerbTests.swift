@@ -155,7 +155,7 @@ struct DaemonVerbTests {
         (["start", "linkedin", "=red"], "linkedin: '=red': expected key=value"),
         (["start", "linkedin", "fill=dark blue"], "linkedin: invalid fill=dark blue"),
         (["start", "linkedin", "fi ll=red"], "parameter key 'fi ll' contains a space"),
-        (["start", "shimmer", "text=two\nlines"], "parameter 'text=two\nlines' contains control character U+A"),
+        (["start", "shimmer", "text=two\nlines"], #"parameter 'text=two\u{A}lines' contains control character U+A"#),
         (["message", "two\nlines"], "control character U+A"),
         (["message", String(repeating: "x", count: 257)], "the message is 257 characters; at most 256 are accepted"),
         (["message", "tab\there"], "the message contains a tab (U+9); it must be one line of printable text"),
@@ -184,6 +184,54 @@ struct DaemonVerbTests {
         #expect(r.stderr.contains(expected), "stderr: \(r.stderr)")
         #expect(r.stderr.contains("Usage: loaderctl"))
         #expect(!fake.wasContacted)
+    }
+
+    /// An argument quoted into an error shows its control characters escaped as the daemon
+    /// escapes them (`\u{1B}`): an ESC, CR, LF or BEL from the command line must not reach the
+    /// terminal. Usage errors (exit 2), failures (1) and an unreachable socket (3) alike; the
+    /// messages of the modules loaderctl calls (a loader's, a colour's, a file's) too.
+    @Test(arguments: [
+        (["start", "no\u{1B}[31msuch"], 2, #"loader name 'no\u{1B}[31msuch' contains control character U+1B"#),
+        (["start", "linkedin", "fi\u{1B}l=red"], 2, #"parameter key 'fi\u{1B}l' contains control character U+1B"#),
+        (["start", "linkedin", "fill=re\u{7}d"], 2, #"parameter 'fill=re\u{7}d' contains control character U+7"#),
+        (["start", "linkedin", "fill=re\u{9B}d"], 2, #"parameter 'fill=re\u{9B}d' contains control character U+9B"#),
+        (["progress", "4\n0"], 2, #"got '4\u{A}0'"#),
+        (["brightness", "5\u{1B}0"], 2, #"The value '5\u{1B}0' is invalid for '<PERCENT>'"#),
+        (["stop", "now\r"], 2, #"The value 'now\u{D}' is invalid for '<mode>'"#),
+        (["ping", "--timeout", "1\u{1B}"], 2, #"The value '1\u{1B}' is invalid for '--timeout <SECONDS>'"#),
+        (["stop", "--wait-timeout", "2\u{7}"], 2, #"The value '2\u{7}' is invalid for '--wait-timeout <SECONDS>'"#),
+        (["no\u{1B}such"], 2, #"Unexpected argument 'no\u{1B}such': not a command"#),
+        (["help", "x\u{1B}]0;owned\u{7}"], 2, #"Unexpected argument 'x\u{1B}]0;owned\u{7}': not a command"#),
+        (["status", "--js\u{1B}"], 2, #"Unknown option '--js\u{1B}'"#),
+        (["ping", "extra\u{7F}"], 2, #"Unexpected argument 'extra\u{7F}'"#),
+        (["render", "li\u{1B}nkedin", "-o", "/tmp/x.png"], 2, #"unknown loader 'li\u{1B}nkedin'"#),
+        (["render", "linkedin", "--size", "64\u{1B}x16", "-o", "/tmp/x.png"], 2, #"The value '64\u{1B}x16' is invalid for '--size <WxH>'"#),
+        (["render", "linkedin", "--set", "fill=\u{1B}red", "-o", "/tmp/x.png"], 2, #"invalid fill=\u{1B}red"#),
+        (["render", "linkedin", "--background", "#\u{1B}00", "-o", "/tmp/x.png"], 2, #"invalid colour '#\u{1B}00'"#),
+        (["render", "linkedin", "--message-style", "pl\u{1B}in", "-o", "/tmp/x.png"], 2, #"got 'pl\u{1B}in'"#),
+        (["render", "linkedin", "--stop-at", "1", "--outcome", "su\rcc", "-o", "/tmp/x.png"], 2, #"got 'su\u{D}cc'"#),
+        (["render", "linkedin", "-o", "/tmp/x.bmp\u{1B}"], 2, #"/tmp/x.bmp\u{1B}"#),
+        (["render", "linkedin", "-o", "/nonexistent\u{1B}[2J/x.png"], 1, #"cannot write /nonexistent\u{1B}[2J/x.png"#),
+        (["preview", "linkedin", "--set", "fill=\u{1B}red"], 2, #"invalid fill=\u{1B}red"#),
+        (["ping", "--socket", "/tmp/a\rb"], 3, #"cannot connect to /tmp/a\u{D}b: No such file or directory"#),
+    ])
+    func controlCharactersOfArgumentsAreEscapedInMessages(arguments: [String], status: Int32, expected: String) throws {
+        let fake = try FakeDaemon()
+        let hasSocket = arguments.contains("--socket") || arguments.first == "render" || arguments.first == "preview" || !arguments[0].allSatisfy(\.isLetter)
+        let r = try Binary.run("loaderctl", arguments + (hasSocket ? [] : ["--socket", fake.path]))
+        #expect(r.status == status, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains(expected), "stderr: \(r.stderr)")
+        // Nothing a terminal acts on: no control character but the line ends.
+        #expect(!r.stderr.unicodeScalars.contains { $0 != "\n" && ($0.value < 0x20 || (0x7F...0x9F).contains($0.value)) }, "stderr: \(r.stderr.debugDescription)")
+        #expect(r.stdout == "")
+        #expect(!fake.wasContacted)
+    }
+
+    /// The same function escapes loaderd's usage errors (the command-line code both programs share).
+    @Test func loaderdUsageErrorsEscapeControlCharactersToo() throws {
+        let r = try Binary.run("loaderd", ["--bo\u{1B}[2Jgus"])
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix(#"Error: Unknown option '--bo\u{1B}[2Jgus'"# + "\n"), "stderr: \(r.stderr)")
     }
 
     @Test func helpExits0() throws {
