@@ -124,6 +124,33 @@ struct RenderCommandTests {
         }
     }
 
+    /// --size and --zoom are each in range, but together they can ask for an image no memory
+    /// holds (4096x4096 at 64 was a trap in the allocation, exit 132; at 16 the OOM killer):
+    /// refused before anything is allocated, naming both, the pixels and the limit.
+    @Test(arguments: [
+        (["--size", "4096x4096", "--zoom", "64"], "--size 4096x4096 at --zoom 64 makes a 262144x262144 image (68719476736 pixels); at most 67108864 pixels (8192x8192) are written"),
+        (["--size", "4096x4096", "--zoom", "16"], "--size 4096x4096 at --zoom 16 makes a 65536x65536 image (4294967296 pixels); at most 67108864 pixels (8192x8192) are written"),
+        (["--size", "4096x4096", "--zoom", "3"], "--size 4096x4096 at --zoom 3 makes a 12288x12288 image (150994944 pixels); at most 67108864 pixels (8192x8192) are written"),
+        (["--size", "200x200", "--zoom", "41"], "--size 200x200 at --zoom 41 makes a 8200x8200 image (67240000 pixels); at most 67108864 pixels (8192x8192) are written"),
+    ])
+    func anOutputTooLargeIsAUsageError(arguments: [String], expected: String) throws {
+        let dir = try Binary.temporaryDirectory()
+        for file in ["x.ppm", "x.png", "x.gif"] {
+            let path = dir.appendingPathComponent(file).path
+            let r = try Binary.run("loaderctl", ["render", "linkedin"] + arguments + ["-o", path])
+            #expect(r.status == 2, "stderr: \(r.stderr)")
+            #expect(r.stderr.hasPrefix("Error: " + expected + "\n"), "stderr: \(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+    }
+
+    /// A GIF's sides are 16-bit: a long strip zoomed past 65535 is refused before it is drawn.
+    @Test func aGIFWiderThanItsFormatIsAUsageError() throws {
+        let r = try Binary.run("loaderctl", ["render", "bar", "--size", "4096x1", "--zoom", "20", "-o", "/tmp/wide.gif"])
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("Error: --size 4096x1 at --zoom 20 makes a 81920x20 image; a GIF's sides are at most 65535\n"), "stderr: \(r.stderr)")
+    }
+
     @Test func aLogoThatCannotBeReadIsAWarningAndTheFrameIsDrawn() throws {
         let dir = try Binary.temporaryDirectory()
         let path = dir.appendingPathComponent("boot.ppm").path
