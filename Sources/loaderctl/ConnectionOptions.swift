@@ -23,12 +23,29 @@ struct ConnectionOptions {
 
     init(_ parsed: ParsedArguments) throws(CommandError) {
         socket = parsed.last("socket")
-        timeout = try parsed.number(Self.timeoutOption) { Double($0) } ?? 5
+        timeout = try Self.timeout(parsed)
         quiet = parsed.has("quiet")
+        try Self.check(path: socketPath)
+    }
+
+    /// The offline verbs (render, preview) take these options so that a script's fixed prefix
+    /// (`loaderctl -q --socket $S`) works with every verb; they use none of them (they print
+    /// nothing on success that --quiet would silence). The values given are checked as a daemon
+    /// verb checks them; $LOADERD_SOCKET, not given, is not.
+    static func checkUnused(_ parsed: ParsedArguments) throws(CommandError) {
+        _ = try timeout(parsed)
+        if let socket = parsed.last("socket") { try check(path: socket) }
+    }
+
+    private static func timeout(_ parsed: ParsedArguments) throws(CommandError) -> Double {
+        let timeout = try parsed.number(timeoutOption) { Double($0) } ?? 5
         guard timeout.isFinite, timeout > 0, timeout <= 3600 else {
             throw .usage("--timeout must be more than 0 and at most 3600 seconds, got \(timeout)")
         }
-        let path = socketPath
+        return timeout
+    }
+
+    private static func check(path: String) throws(CommandError) {
         guard !path.isEmpty else { throw .usage("--socket must not be empty") }
         guard path.utf8.count < DaemonClient.maximumPathLength else {
             throw .usage("socket path '\(path)' is \(path.utf8.count) bytes; a Unix socket path must be shorter than \(DaemonClient.maximumPathLength)")

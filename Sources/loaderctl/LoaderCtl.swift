@@ -82,7 +82,7 @@ enum LoaderCtl {
     static func run(_ verb: Verb, _ words: [String]) -> Never {
         let parsed: ParsedArguments
         do throws(UsageError) {
-            parsed = try ArgumentSyntax.parse(words, options: verb.page.options)
+            parsed = try ArgumentSyntax.parse(words, options: verb.page.options + verb.unlistedOptions)
         } catch {
             exitWithUsageError(error, usage: verb.page.usage, helpCommand: "loaderctl \(verb.name) --help")
         }

@@ -21,8 +21,9 @@ enum PreviewVerb {
             usage: "loaderctl preview <name> [--size <WxH>] [--progress <PERCENT>] [--message <message>] [--set <key=value> ...] [--background <COLOR>] [--margin <margin>] [--mono] [--message-style <STYLE>] [--stop-at <SECONDS>] [--outcome <OUTCOME>] [--fps <fps>] [--duration <SECONDS>]")
         page.arguments = [SceneOptionsGroup.nameArgument]
         page.options = SceneOptionsGroup.options + [fpsOption, durationOption]
-        return Verb(name: "preview", page: page) { [page] (parsed) throws(CommandError) in
+        return Verb(name: "preview", page: page, unlistedOptions: ConnectionOptions.options) { [page] (parsed) throws(CommandError) in
             let name = try parsed.verbArguments(required: ["<name>"], optional: 0, options: page.options)[0]
+            try ConnectionOptions.checkUnused(parsed)
             let scene = try SceneOptionsGroup(parsed, name: name)
             let fps = try parsed.number(fpsOption) { Int($0) } ?? 30
             let duration = try parsed.number(durationOption) { Double($0) }

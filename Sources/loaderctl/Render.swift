@@ -24,8 +24,9 @@ enum RenderVerb {
             usage: "loaderctl render [<options>] <name> --output <FILE>")
         page.arguments = [SceneOptionsGroup.nameArgument]
         page.options = SceneOptionsGroup.options + [atOption, durationOption, fpsOption, zoomOption, outputOption]
-        return Verb(name: "render", page: page) { [page] (parsed) throws(CommandError) in
+        return Verb(name: "render", page: page, unlistedOptions: ConnectionOptions.options) { [page] (parsed) throws(CommandError) in
             let name = try parsed.verbArguments(required: ["<name>"], optional: 0, options: page.options)[0]
+            try ConnectionOptions.checkUnused(parsed)
             guard let output = parsed.last("output") else { throw .usage("Missing expected argument '--output <FILE>'") }
             let scene = try SceneOptionsGroup(parsed, name: name)
             let at = try parsed.number(atOption) { Double($0) } ?? 0

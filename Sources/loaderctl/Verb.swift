@@ -17,6 +17,9 @@ enum CommandError: Error {
 struct Verb: Sendable {
     let name: String
     let page: HelpPage
+    /// Options taken besides the page's, not listed there: the connection options of the
+    /// offline verbs, which mean nothing to them but come in a script's fixed prefix.
+    var unlistedOptions: [OptionSpec] = []
     let run: @Sendable (ParsedArguments) throws(CommandError) -> Void
 }
 

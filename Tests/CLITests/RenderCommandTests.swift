@@ -151,6 +151,41 @@ struct RenderCommandTests {
         #expect(r.stderr.hasPrefix("Error: --size 4096x1 at --zoom 20 makes a 81920x20 image; a GIF's sides are at most 65535\n"), "stderr: \(r.stderr)")
     }
 
+    /// A script's fixed prefix (`loaderctl -q --socket $S`) works with the offline verbs too:
+    /// the connection options are accepted before or after them, their values checked as
+    /// anywhere, and they change nothing.
+    @Test func connectionOptionsAreAcceptedByTheOfflineVerbs() throws {
+        let dir = try Binary.temporaryDirectory()
+        let plain = dir.appendingPathComponent("plain.ppm").path
+        #expect(try Binary.run("loaderctl", ["render", "bar", "--size", "16x4", "-o", plain]).status == 0)
+        for (i, arguments) in [
+            ["-q", "--socket", "/tmp/no.sock", "render", "bar"],
+            ["--quiet", "--timeout", "2", "render", "bar"],
+            ["render", "bar", "-q", "--socket=/tmp/no.sock", "--timeout", "0.5"],
+        ].enumerated() {
+            let path = dir.appendingPathComponent("\(i).ppm").path
+            let r = try Binary.run("loaderctl", arguments + ["--size", "16x4", "-o", path])
+            #expect(r.status == 0, "\(arguments): \(r.stderr)")
+            #expect(r.stdout == "" && r.stderr == "")
+            #expect(try PPM.read(path: path) == PPM.read(path: plain))
+        }
+        let preview = try Binary.run("loaderctl", ["-q", "--socket", "/tmp/no.sock", "preview", "bar", "--size", "8x2", "--duration", "0.05"])
+        #expect(preview.status == 0, "stderr: \(preview.stderr)")
+        // Their values are still checked.
+        for (arguments, expected) in [
+            (["--timeout", "0", "render", "bar", "-o", "/tmp/x.ppm"], "--timeout must be more than 0 and at most 3600 seconds, got 0"),
+            (["render", "bar", "-o", "/tmp/x.ppm", "--socket", ""], "--socket must not be empty"),
+            (["preview", "bar", "--timeout", "soon"], "The value 'soon' is invalid for '--timeout <SECONDS>'"),
+            (["render", "bar", "-o", "/tmp/x.ppm", "--socket"], "Missing value for '--socket <PATH>'"),
+        ] {
+            let r = try Binary.run("loaderctl", arguments)
+            #expect(r.status == 2, "\(arguments)")
+            #expect(r.stderr.contains(expected), "\(arguments): \(r.stderr)")
+        }
+        // Not listed in their help, where they would mean nothing.
+        #expect(try !Binary.run("loaderctl", ["render", "--help"]).stdout.contains("--socket"))
+    }
+
     @Test func aLogoThatCannotBeReadIsAWarningAndTheFrameIsDrawn() throws {
         let dir = try Binary.temporaryDirectory()
         let path = dir.appendingPathComponent("boot.ppm").path
