@@ -37,7 +37,8 @@ struct DaemonClient {
 
     /// One request and its reply. A daemon serving all the clients it takes (`ERR busy`) is
     /// asked again every 50 ms until the deadline: a boot script's `progress` must not fail because
-    /// other clients held the daemon for a moment.
+    /// other clients held the daemon for a moment. Still busy at the deadline, it never took the
+    /// request: not reached in time (exit 3), not refused.
     func exchange(_ request: String) throws(RuntimeFailure) -> String {
         let deadline = monotonicMicroseconds() + Int64(timeout * 1_000_000)
         var busy: String? = nil
@@ -45,14 +46,22 @@ struct DaemonClient {
             let reply: String
             do { reply = try attempt(request, deadline: deadline) } catch {
                 // Out of time while asking again: what the daemon said says more than the time-out.
-                if let busy { return busy }
+                if let busy { throw busyThroughout(busy) }
                 throw error
             }
-            guard reply.hasPrefix("ERR busy "), monotonicMicroseconds() + 50_000 < deadline else { return reply }
+            guard reply.hasPrefix("ERR busy ") else { return reply }
+            guard monotonicMicroseconds() + 50_000 < deadline else { throw busyThroughout(reply) }
             busy = reply
             var none = pollfd()
             _ = poll(&none, 0, 50)
         }
+    }
+
+    /// `ERR busy` until the deadline, with the daemon's words.
+    private func busyThroughout(_ reply: String) -> RuntimeFailure {
+        var words = reply
+        if case .err(_, let message) = DaemonReply(reply) { words = message }
+        return .unreachable("loaderd at \(path) was busy for the whole --timeout of \(formatSeconds(timeout)) s: \(words) (raise --timeout)")
     }
 
     private func attempt(_ request: String, deadline: Int64) throws(RuntimeFailure) -> String {

@@ -55,6 +55,27 @@ struct RealDaemonTests {
         #expect(r.stderr == "loaderctl: loaderd at \(daemon.socket) was still drawing the exit (state 'exiting') after 0.3 s (raise --wait-timeout)\n")
     }
 
+    /// `--max-clients 1` and one idle client holding it: every try is `ERR busy` until
+    /// --timeout runs out. The request was never taken: exit 3, not 1 (the daemon refused it).
+    @Test func busyUntilTheTimeoutExits3() throws {
+        let daemon = try RealDaemon(arguments: ["--max-clients", "1"])
+        let idle = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(idle) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in daemon.socket.utf8.enumerated() { raw[i] = b } }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(idle, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(connected == 0)
+        // Held once the daemon counts it.
+        #expect(eventually { (try? daemon.ctl(["ping", "--timeout", "0.2"]))?.status != 0 })
+        let r = try daemon.ctl(["--timeout", "1", "ping"])
+        #expect(r.status == 3)
+        #expect(r.stdout == "")
+        #expect(r.stderr == "loaderctl: loaderd at \(daemon.socket) was busy for the whole --timeout of 1 s: too many clients (at most 1); try again later (raise --timeout)\n")
+    }
+
     @Test func negativeProgressFillsTheBarFromTheRightAsPsplash() throws {
         let right = try expectedBar([(key: "direction", value: "right")], progress: 20)
         let left = try expectedBar([], progress: 20)
