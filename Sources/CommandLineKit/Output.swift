@@ -3,22 +3,31 @@ import CLinux
 // Standard output and error through write(2) only: no stdio buffer to flush or to interleave
 // with, so the two streams stay in order on a shared terminal.
 
-/// Writes all of `text` to `fd`, resuming after signals; gives up quietly on a closed pipe.
-public func writeAll(_ text: String, to fd: Int32) {
+/// Writes all of `text` to `fd`, resuming after signals. Returns 0, or the errno of the write
+/// that failed, after which nothing more is written (EPIPE: the reader is gone; ENOSPC, EIO,
+/// EBADF: the output is lost). Callers that ignore it give up quietly.
+@discardableResult
+public func writeAll(_ text: String, to fd: Int32) -> Int32 {
     var text = text
-    text.withUTF8 { buffer in
-        guard let base = buffer.baseAddress else { return }
+    return text.withUTF8 { buffer -> Int32 in
+        guard let base = buffer.baseAddress else { return 0 }
         var offset = 0
         while offset < buffer.count {
             let n = write(fd, base + offset, buffer.count - offset)
-            if n < 0 { if loaderd_errno() == EINTR { continue }; return }
+            if n < 0 {
+                let error = loaderd_errno()
+                if error == EINTR { continue }
+                return error
+            }
             offset += n
         }
+        return 0
     }
 }
 
-/// `text` on standard output, as it is.
-public func writeOut(_ text: String) { writeAll(text, to: STDOUT_FILENO) }
+/// `text` on standard output, as it is; 0 or the errno of the failed write (see `writeAll`).
+@discardableResult
+public func writeOut(_ text: String) -> Int32 { writeAll(text, to: STDOUT_FILENO) }
 
 /// One line (or block) on standard error, newline-terminated.
 public func printError(_ text: String) {

@@ -78,6 +78,6 @@ struct ConnectionOptions {
 
     /// Prints `text` as a line, unless --quiet.
     func say(_ text: String) {
-        if !quiet { writeOut(text + "\n") }
+        if !quiet { printOut(text + "\n") }
     }
 }

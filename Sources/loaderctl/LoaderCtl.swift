@@ -45,7 +45,7 @@ enum LoaderCtl {
         while index < arguments.count {
             let word = arguments[index]
             if word == "-h" || word == "--help" { showHelp(rootPage, trailingBlank: false) }
-            if word == "--version" { writeOut("loaderctl " + ProjectVersion.version + "\n"); exit(ExitCode.success) }
+            if word == "--version" { printOut("loaderctl " + ProjectVersion.version + "\n"); exit(ExitCode.success) }
             // A negative number is no option (ArgumentSyntax): it is taken as the verb, and refused as one.
             if !word.hasPrefix("-") || word == "-" || ArgumentSyntax.looksNegative(word) { break }
             early.append(word)
@@ -87,7 +87,7 @@ enum LoaderCtl {
             exitWithUsageError(error, usage: verb.page.usage, helpCommand: "loaderctl \(verb.name) --help")
         }
         if parsed.helpRequested { showHelp(verb.page, trailingBlank: true) }
-        if parsed.versionRequested { writeOut("loaderctl " + ProjectVersion.version + "\n"); exit(ExitCode.success) }
+        if parsed.versionRequested { printOut("loaderctl " + ProjectVersion.version + "\n"); exit(ExitCode.success) }
         do throws(CommandError) {
             try verb.run(parsed)
         } catch {
@@ -124,7 +124,7 @@ enum LoaderCtl {
     }
 
     static func showHelp(_ page: HelpPage, trailingBlank: Bool) -> Never {
-        writeOut(page.render(width: HelpText.screenWidth) + (trailingBlank ? "\n" : ""))
+        printOut(page.render(width: HelpText.screenWidth) + (trailingBlank ? "\n" : ""))
         exit(ExitCode.success)
     }
 }

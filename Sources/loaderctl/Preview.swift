@@ -39,8 +39,8 @@ enum PreviewVerb {
         let rows = TerminalRenderer.rows(forHeight: scene.canvas.height)
         let end = duration.map { Time.microseconds(seconds: $0) }
         installRestoreOnSignal()
-        writeOut(TerminalRenderer.hideCursor)
-        defer { writeOut(TerminalRenderer.restore) }
+        printOut(TerminalRenderer.hideCursor)
+        defer { printOut(TerminalRenderer.restore) }
 
         let start = monotonicMicroseconds()
         let frameInterval = Time.perSecond / Int64(fps)
@@ -51,7 +51,8 @@ enum PreviewVerb {
             if let end, now >= end { break }
             scene.render(options.state(at: now))
             let text = terminal.render(options.shown(scene), background: options.background)
-            writeOut((frame == 0 ? "" : TerminalRenderer.cursorUp(rows) + "\r") + text)
+            // A reader gone (EPIPE, SIGPIPE ignored): nobody sees the frames.
+            guard printOut((frame == 0 ? "" : TerminalRenderer.cursorUp(rows) + "\r") + text) else { break }
             frame = now / frameInterval + 1
             sleepUntil(start + frame * frameInterval)
         }

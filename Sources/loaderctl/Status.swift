@@ -16,7 +16,7 @@ enum StatusVerb {
             guard let status = JSONValue(parsing: reply), case .object = status else {
                 throw .failure(RuntimeFailure("the daemon's status is not a JSON object: \(reply)"))
             }
-            if !connection.quiet { writeOut(summary(status)) }
+            if !connection.quiet { printOut(summary(status)) }
         }
     }()
 

@@ -129,6 +129,42 @@ struct CommandLineItemsTests {
         #expect(fake.receivedRequest == "message Démarrage ✓ 🚀\n")
     }
 
+    /// Standard output that cannot be written (a full disk: /dev/full) is a failure, exit 1,
+    /// said on standard error, whether the words came from the daemon or from loaderctl.
+    @Test(arguments: [["list", "--names"], ["--version"], ["help", "ping"], ["status", "--json"], ["ping"], ["stop", "--wait"]])
+    func standardOutputThatCannotBeWrittenIsAFailure(arguments: [String]) throws {
+        let fake = try FakeDaemon()
+        let replies = ["status": "OK {\"state\":\"idle\"}\n", "ping": "OK pong\n", "stop": "OK stopping\n"]
+        if let reply = replies[arguments[0]] { fake.serve(.reply(reply)) }
+        let ctl = Binary.productsDirectory.appendingPathComponent("loaderctl").path
+        let r = try Binary.run("/bin/sh", ["-c", #"exec "$0" "$@" --socket "$SOCKET" > /dev/full"#, ctl] + arguments,
+                               environment: ["SOCKET": fake.path])
+        #expect(r.status == 1, "\(arguments): \(r.stderr)")
+        #expect(r.stderr == "loaderctl: cannot write to standard output: No space left on device\n")
+    }
+
+    /// A reader that went away (`loaderctl list | head -1`) is no error: with SIGPIPE ignored
+    /// (otherwise SIGPIPE ends loaderctl, as any program), the rest is dropped quietly, exit 0;
+    /// a preview, whose frames nobody sees, stops (it went on drawing until killed; the
+    /// SIGKILL after 10 s is only so that such a bug cannot hang the tests: Process starts
+    /// children with SIGTERM blocked).
+    @Test(arguments: [["list"], ["preview", "bar", "--size", "8x2"]])
+    func aClosedPipeIsQuiet(arguments: [String]) throws {
+        let ctl = Binary.productsDirectory.appendingPathComponent("loaderctl").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", #"trap '' PIPE; exec timeout -s KILL 10 "$0" "$@""#, ctl] + arguments
+        let out = Pipe(), err = Pipe()
+        try out.fileHandleForReading.close()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        #expect(String(decoding: errors, as: UTF8.self) == "")
+    }
+
     @Test func helpBeforeTheVerbAndHelpVerb() throws {
         let root = try Binary.run("loaderctl", ["--help"])
         #expect(root.status == 0 && root.stdout.contains("SUBCOMMANDS:"))
