@@ -31,13 +31,13 @@ public enum ArgumentSyntax {
     /// A word such as `-20` or `-.5` is a value (`--timeout -1`) or a positional (`progress -20`,
     /// `brightness -1`), not a group of short options, unless an option is spelled so: the
     /// number then reaches its option's own range check, whose message says what is accepted,
-    /// instead of being reported as a missing value.
+    /// instead of being reported as a missing value. A word with a space (`- item`) is text.
     public static func parse(_ arguments: [String], options: [OptionSpec]) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
         var onlyPositionals = false
         func isOptionLike(_ word: String) -> Bool {
-            guard word.utf8.count > 1, word.utf8.first == UInt8(ascii: "-") else { return false }
+            guard word.utf8.count > 1, word.utf8.first == UInt8(ascii: "-"), !namesNoOption(word) else { return false }
             guard looksNegative(word) else { return true }
             let short = String(word.dropFirst())
             return options.contains(where: { $0.short == short })
@@ -102,6 +102,13 @@ public enum ArgumentSyntax {
             }
         }
         return parsed
+    }
+
+    /// A word with a space before any `=`, such as `- item` or `-- Mounting --`: no option is
+    /// named so, so it is text (a positional, or an option's value) wherever it stands.
+    /// (`--message=two words` is still the option with its value.)
+    public static func namesNoOption(_ word: String) -> Bool {
+        word.utf8.prefix { $0 != UInt8(ascii: "=") }.contains(UInt8(ascii: " "))
     }
 
     /// `-20`, `-0.5`, `-.5`: a minus sign then a digit or a point.

@@ -95,6 +95,8 @@ enum DaemonVerbs {
                 The words are joined with single spaces (quote the text to keep several). At most \
                 \(maximumMessageLength) characters.
                 Example: loaderctl message Starting network
+                Text that begins with `-` goes after `--` (the end of the options): loaderctl message -- -v
+                A word with a space is text wherever it stands: loaderctl message '- eth0 up'
                 """,
             usage: "loaderctl message [<text> ...] " + ConnectionOptions.usage)
         page.arguments = [ArgumentSpec("<text>", help: "The message (none: clear the message line).")]

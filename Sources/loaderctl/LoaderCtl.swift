@@ -46,8 +46,9 @@ enum LoaderCtl {
             let word = arguments[index]
             if word == "-h" || word == "--help" { showHelp(rootPage, trailingBlank: false) }
             if word == "--version" { printOut("loaderctl " + ProjectVersion.version + "\n"); exit(ExitCode.success) }
-            // A negative number is no option (ArgumentSyntax): it is taken as the verb, and refused as one.
-            if !word.hasPrefix("-") || word == "-" || ArgumentSyntax.looksNegative(word) { break }
+            // A negative number or a word with a space is no option (ArgumentSyntax): it is taken
+            // as the verb, and refused as one.
+            if !word.hasPrefix("-") || word == "-" || ArgumentSyntax.looksNegative(word) || ArgumentSyntax.namesNoOption(word) { break }
             early.append(word)
             index += 1
             // A value option given as two words takes the next one (even one like a verb's name).

@@ -48,6 +48,10 @@ struct DaemonVerbTests {
         Exchange(arguments: ["message", "two  spaces"], request: "message two  spaces\n", reply: "OK\n", stdout: ""),
         Exchange(arguments: ["message", "Démarrage ✓"], request: "message Démarrage ✓\n", reply: "OK\n", stdout: ""),
         Exchange(arguments: ["message"], request: "message\n", reply: "OK\n", stdout: ""),
+        // A word with a space is never an option: text, even when it begins with a dash.
+        Exchange(arguments: ["message", "- item"], request: "message - item\n", reply: "OK\n", stdout: ""),
+        Exchange(arguments: ["message", "-- Mounting --"], request: "message -- Mounting --\n", reply: "OK\n", stdout: ""),
+        Exchange(arguments: ["message", "Step", "- two of three"], request: "message Step - two of three\n", reply: "OK\n", stdout: ""),
         Exchange(arguments: ["brightness", "0"], request: "brightness 0\n", reply: "OK brightness 0\n", stdout: "brightness 0\n"),
         Exchange(arguments: ["brightness", "100"], request: "brightness 100\n", reply: "OK brightness 100\n", stdout: "brightness 100\n"),
         Exchange(arguments: ["list", "--daemon"], request: "list\n", reply: "OK linkedin pagedots bar\n", stdout: "linkedin\npagedots\nbar\n"),
@@ -182,6 +186,22 @@ struct DaemonVerbTests {
         #expect(r.stderr.contains(expected), "stderr: \(r.stderr)")
         #expect(r.stderr.contains("Usage: loaderctl"))
         #expect(!fake.wasContacted)
+    }
+
+    /// Text that begins with a dash and has no space goes after `--` (the end of the options),
+    /// which the help says; before the verb, a word with a space is the (unknown) verb, not an option.
+    @Test func messageTextBeginningWithADash() throws {
+        let fake = try FakeDaemon()
+        fake.serve(.reply("OK\n"))
+        let r = try Binary.run("loaderctl", ["--socket", fake.path, "message", "--", "-v", "--quiet"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(fake.receivedRequest == "message -v --quiet\n")
+        let help = try Binary.run("loaderctl", ["help", "message"])
+        #expect(help.stdout.contains("Text that begins with `-` goes after `--` (the end of the options)"))
+        let dash = try Binary.run("loaderctl", ["message", "-v"])
+        #expect(dash.status == 2 && dash.stderr.hasPrefix("Error: Unknown option '-v'\n"))
+        let verb = try Binary.run("loaderctl", ["- item", "ping"])
+        #expect(verb.status == 2 && verb.stderr.hasPrefix("Error: Unexpected argument '- item': not a command"), "stderr: \(verb.stderr)")
     }
 
     /// An argument quoted into an error shows its control characters escaped as the daemon
