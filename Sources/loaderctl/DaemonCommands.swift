@@ -145,6 +145,10 @@ func checkLoader(_ name: String, _ parameters: [String]) throws(CommandError) ->
     } catch {
         throw .usage(error.description)
     }
+    // The daemon refuses a key given twice (exit 1 after a round trip); so does loaderd's --set.
+    for (i, pair) in pairs.enumerated() where pairs[..<i].contains(where: { $0.key == pair.key }) {
+        throw .usage("parameter '\(pair.key)' is given twice; give each parameter once")
+    }
     do throws(LoaderError) {
         return try Catalog.make(name, assignments: pairs)
     } catch {

@@ -117,10 +117,21 @@ struct DaemonClient {
     }
 
     private func cannotConnect(_ e: Int32) -> RuntimeFailure {
+        if e == ECONNREFUSED, let what = notASocket() {
+            return .unreachable("cannot connect to \(path): it is \(what), not a socket (is --socket right? loaderd makes its socket there when it starts)")
+        }
         if e == EACCES || e == EPERM {
             return .unreachable("cannot connect to \(path): \(errorText(e)) (the socket is for root and its group: use sudo, or join the group set by daemon.socket_group)")
         }
         return .unreachable("cannot connect to \(path): \(errorText(e)) (\(hint))")
+    }
+
+    /// What is at the path when it is not a socket ("a regular file", "a directory"); nil for a
+    /// socket (nobody listens on it: the daemon is not running) or nothing there.
+    private func notASocket() -> String? {
+        var st = stat()
+        guard lstat(path, &st) == 0, loaderd_s_issock(st.st_mode) == 0, loaderd_s_islnk(st.st_mode) == 0 else { return nil }
+        return loaderd_s_isreg(st.st_mode) != 0 ? "a regular file" : RegularFile.kind(st.st_mode)
     }
 
     private func timedOut() -> RuntimeFailure {

@@ -45,6 +45,11 @@ struct SceneOptionsGroup {
         if let size = try parsed.number(Self.sizeOption, Self.canvasSize) { width = size.width; height = size.height }
         progress = try parsed.number(Self.progressOption) { Double($0) }
         message = parsed.last("message")
+        // As the daemon's `message`: one line of printable text (a control character would be
+        // drawn as a replacement mark, or break a terminal's preview).
+        if let bad = message?.unicodeScalars.first(where: TerminalText.isControl) {
+            throw .usage("--message contains " + (bad == "\t" ? "a tab (U+9)" : "control character " + hexCode(bad)) + "; it must be one line of printable text")
+        }
         assignments = parsed.all("set")
         margin = try parsed.number(Self.marginOption) { Int($0) }
         monochrome = parsed.has("mono")

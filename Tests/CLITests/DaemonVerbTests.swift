@@ -153,6 +153,8 @@ struct DaemonVerbTests {
         (["start", "linkdin"], "unknown loader 'linkdin' (did you mean 'linkedin'?); available: linkedin, pagedots,"),
         (["start", "linkedin", "fill=blu"], "linkedin: invalid fill=blu"),
         (["start", "linkedin", "fil=red"], "unknown parameter"),
+        // Refused here, as the daemon and loaderd's --set refuse it (it was sent: exit 1).
+        (["start", "pagedots", "count=5", "count=6"], "parameter 'count' is given twice; give each parameter once"),
         (["start", "linkedin", "fill"], "linkedin: 'fill': expected key=value"),
         (["start", "linkedin", "=red"], "linkedin: '=red': expected key=value"),
         (["start", "linkedin", "fill=dark blue"], "linkedin: invalid fill=dark blue"),
@@ -289,6 +291,16 @@ struct DaemonVerbTests {
         let r = try Binary.run("loaderctl", ["ping", "--socket", path])
         #expect(r.status == 3)
         #expect(r.stderr == "loaderctl: cannot connect to \(path): Connection refused (is loaderd running? start it or set --socket / LOADERD_SOCKET)\n")
+        // Not a socket at all: said so, rather than "Connection refused" (still exit 3).
+        for (made, what) in [("file", "a regular file"), ("dir", "a directory")] {
+            let other = dir + "/" + made
+            if made == "file" { FileManager.default.createFile(atPath: other, contents: Data()) } else {
+                try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: false)
+            }
+            let n = try Binary.run("loaderctl", ["ping", "--socket", other])
+            #expect(n.status == 3)
+            #expect(n.stderr == "loaderctl: cannot connect to \(other): it is \(what), not a socket (is --socket right? loaderd makes its socket there when it starts)\n")
+        }
     }
 
     @Test func closedWithoutReplyExits3() throws {

@@ -61,6 +61,8 @@ struct RenderCommandTests {
         (["render", "nope", "--output", "/tmp/x.png"], "unknown loader 'nope'"),
         (["render", "bar", "--set", "fill=blu", "--output", "/tmp/x.png"], "invalid fill=blu"),
         (["render", "bar", "--set", "speed=3", "--output", "/tmp/x.png"], "unknown parameter"),
+        (["render", "bar", "--set", "fill=red", "--set", "fill=blue", "--output", "/tmp/x.png"], "parameter 'fill' is given twice"),
+        (["render", "bar", "--message", "a\u{1B}[31m", "--output", "/tmp/x.png"], #"--message contains control character U+1B; it must be one line of printable text"#),
         (["render", "bar", "--size", "0x5", "--output", "/tmp/x.png"], "--size"),
         (["render", "bar", "--progress", "101", "--output", "/tmp/x.png"], "--progress must be a number from 0 to 100"),
         (["render", "bar", "--output", "/tmp/x.bmp"], "expected one of .ppm, .png, .gif"),
