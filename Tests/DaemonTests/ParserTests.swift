@@ -113,6 +113,11 @@ import Testing
             guard case .failure(let error) = parse(line) else { Issue.record("\(line) was accepted"); continue }
             #expect(error.code == .badParameter && error.message.hasPrefix(said), "\(line): \(error.message)")
         }
+        // A value is one line of printable text, as a message is (loaderctl refuses it too).
+        for line in ["start shimmer text=a\u{1B}[31m", "start shimmer text=\"tab\there\""] {
+            guard case .failure(let error) = parse(line) else { Issue.record("\(line) was accepted"); continue }
+            #expect(error.code == .encoding && error.message.hasPrefix("the value of 'text' is one line of printable text; control character"), "\(error.message)")
+        }
         #expect(parse("start") == .failure(ProtocolError(.usage, #"usage: start NAME [key=value]... (a value with spaces in double quotes: text="Hello world")"#)))
         #expect(parse("progress 5 force") == .success(.progress(Percent(thousandths: 5000), force: true)))
         #expect(parse("message  two  spaces ") == .success(.message("two  spaces ")))

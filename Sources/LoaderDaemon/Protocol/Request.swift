@@ -273,7 +273,13 @@ public enum RequestParser {
             if assignments.contains(where: { $0.key == key }) {
                 return .failure(ProtocolError(.badParameter, "parameter '\(self.quote(Substring(key)))' is given twice; give each parameter once"))
             }
-            assignments.append(Assignment(key: key, value: String(decoding: value, as: UTF8.self)))
+            let text = String(decoding: value, as: UTF8.self)
+            // A value is drawn (a shimmer's text) or read as a word: one line of printable text, as
+            // a message is (loaderctl refuses the same before sending).
+            if let control = text.unicodeScalars.first(where: isControl) {
+                return .failure(ProtocolError(.encoding, "the value of '\(self.quote(Substring(key)))' is one line of printable text; control character \(escaped(control)) is refused"))
+            }
+            assignments.append(Assignment(key: key, value: text))
         }
         guard let name else { return .failure(ProtocolError(.usage, startUsage)) }
         return .success(.start(name: name, assignments: assignments))
