@@ -36,6 +36,10 @@ enum StopVerb {
             guard waitTimeout.isFinite, waitTimeout > 0, waitTimeout <= 3600 else {
                 throw .usage("--wait-timeout must be more than 0 and at most 3600 seconds, got \(waitTimeout)")
             }
+            // Said with no --wait, a time-out for a wait that never happens is a slip of the script.
+            if parsed.last(waitTimeoutOption.name) != nil && !parsed.has("wait") {
+                throw .usage("--wait-timeout is the longest --wait waits; give --wait too (or leave --wait-timeout out)")
+            }
             let connection = try ConnectionOptions(parsed)
             let reply = try connection.send(words.first.map { "stop " + $0 } ?? "stop")
             connection.say(reply)

@@ -139,6 +139,7 @@ struct DaemonVerbTests {
         (["stop", "--wait-timeout", "0"], "--wait-timeout must be more than 0"),
         // A negative number given to an option or as an argument reaches its range check.
         (["stop", "--wait", "--wait-timeout", "-1"], "--wait-timeout must be more than 0 and at most 3600 seconds, got -1"),
+        (["stop", "--wait-timeout", "5"], "--wait-timeout is the longest --wait waits; give --wait too"),
         (["--timeout", "-1", "ping"], "--timeout must be more than 0 and at most 3600 seconds, got -1"),
         (["ping", "--timeout", "-0.5"], "--timeout must be more than 0 and at most 3600 seconds, got -0.5"),
         (["brightness", "-1"], "brightness must be from 0 to 100, got -1"),
