@@ -126,7 +126,9 @@ enum DaemonVerbs {
         page.options = ConnectionOptions.options
         return Verb(name: "brightness", page: page) { [page] (parsed) throws(CommandError) in
             let words = try parsed.verbArguments(required: ["<PERCENT>"], optional: 0, options: page.options)
-            guard let level = Int(words[0]) else {
+            // Written as the daemon reads it: "+5" and "-0" were taken here and sent as 5 and 0
+            // (a negative number is told the range below).
+            guard let level = Int(words[0]), words[0].utf8.first != UInt8(ascii: "+"), level != 0 || words[0].utf8.first != UInt8(ascii: "-") else {
                 throw .usage("The value '\(words[0])' is invalid for '<PERCENT>'; brightness takes a whole number from 0 to 100")
             }
             let connection = try ConnectionOptions(parsed)

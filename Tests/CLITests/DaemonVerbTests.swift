@@ -147,6 +147,8 @@ struct DaemonVerbTests {
         (["stop", "--wait=yes"], "The option '--wait' does not take any value"),
         (["brightness", "101"], "brightness must be from 0 to 100, got 101"),
         (["brightness", "bright"], "The value 'bright' is invalid for '<PERCENT>'"),
+        (["brightness", "+5"], "The value '+5' is invalid for '<PERCENT>'; brightness takes a whole number from 0 to 100"),
+        (["brightness", "-0"], "The value '-0' is invalid for '<PERCENT>'"),
         (["stop", "later"], "The value 'later' is invalid for '<mode>'"),
         (["stop", "now", "now"], "Unexpected argument 'now'"),
         (["start"], "Missing expected argument '<name>'"),
