@@ -179,7 +179,10 @@ public final class Daemon {
             case .success: break
             }
         }
-        if let message = configuration.message { state.message = message }
+        if let message = configuration.message {
+            state.message = message
+            noteMessageRoom()
+        }
         if let progress = configuration.progress { _ = setProgress(progress, force: true, now: now) }
         invalidateAll(now: now)
         drawDueFrames(now: MonotonicClock.now())
@@ -444,6 +447,7 @@ public final class Daemon {
         case .message(let text):
             if state.message != text {
                 state.message = text
+                noteMessageRoom()
                 invalidateAll(now: now)
             }
             return "OK"
@@ -519,6 +523,7 @@ public final class Daemon {
         let loader = type.make(parameters)
         state.start(name: type.name, assignments: assignments, parameters: parameters, loader: loader, now: now)
         for slot in slots { slot.scene = makeScene(loader, for: slot) }
+        noteMessageRoom()
         sessionChanged(now: now)
         // Routine: boot scripts start loaders all the time (info filled 13.8 MB in 5 min of load).
         logger.debug("started \(type.name)")

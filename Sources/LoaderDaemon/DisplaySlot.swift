@@ -53,6 +53,8 @@ final class DisplaySlot {
     /// The `screen.margin` last found too large for this display and logged: boot scripts start
     /// loaders all the time, and the same margin is said once (again once another was drawn).
     var clampedMargin: Int?
+    /// The message was found to have no room on this screen, and the log said so (MessageRoom.swift).
+    var saidNoRoom = false
 
     init(display: any Display, spec: DisplaySpec) {
         self.display = display

@@ -108,6 +108,11 @@ struct SceneOptionsGroup {
            let error = scene.loadFace() {
             printError("note: text in the bitmap font: " + TerminalText.escaped("\(error)"))
         }
+        // As loaderd logs it: a screen with no room left for the message under the loader.
+        if let message, !message.isEmpty, !scene.loader.drawsMessage, BootScreenLayout.isScreen(width: width, height: height),
+           scene.areas(message: message).message == nil {
+            printError("warning: no room for the message under the loader (\(width)x\(height)): not drawn; a smaller screen.logo, screen.loaderSize or --margin makes room")
+        }
         return scene
     }
 

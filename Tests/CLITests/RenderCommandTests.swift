@@ -197,6 +197,20 @@ struct RenderCommandTests {
         #expect(try PPM.read(path: path).width == 800)
     }
 
+    /// A small screen crowded by a large logo and loader has no room for the message: said, as
+    /// loaderd logs it (it was left out without a word), and the frame is drawn.
+    @Test func noRoomForTheMessageIsAWarning() throws {
+        let dir = try Binary.temporaryDirectory()
+        let logo = dir.appendingPathComponent("logo.ppm").path, path = dir.appendingPathComponent("f.ppm").path
+        FileManager.default.createFile(atPath: logo, contents: Data("P6\n200 200\n255\n".utf8) + Data(repeating: 0x80, count: 200 * 200 * 3))
+        let crowded = try Binary.run("loaderctl", ["render", "quizup", "--size", "320x240", "--set", "screen.logo=" + logo,
+                                                   "--set", "screen.loaderSize=400", "--message", "Starting network", "--output", path])
+        #expect(crowded.status == 0)
+        #expect(crowded.stderr == "warning: no room for the message under the loader (320x240): not drawn; a smaller screen.logo, screen.loaderSize or --margin makes room\n")
+        let roomy = try Binary.run("loaderctl", ["render", "quizup", "--size", "320x240", "--message", "Starting network", "--output", path])
+        #expect(roomy.status == 0 && roomy.stderr.isEmpty, "\(roomy.stderr)")
+    }
+
     @Test func unwritableOutputIsAnErrorNamingThePath() throws {
         let r = try Binary.run("loaderctl", ["render", "bar", "--output", "/nonexistent-dir/x.png"])
         #expect(r.status == 1)

@@ -41,6 +41,22 @@ import Testing
 
     /// A `screen.margin` too large for the display draws with the largest that fits (a blank
     /// frame would look like a dead display) and the log says what was asked and what was drawn.
+    /// A screen crowded by a large logo and loader has no room for the message: one warning for
+    /// the display (it was left out without a word), not one per message.
+    @Test func noRoomForTheMessageIsLoggedOnce() throws {
+        let dir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let logo = dir + "/logo.ppm"
+        FileManager.default.createFile(atPath: logo, contents: Data("P6\n200 200\n255\n".utf8) + Data(repeating: 0x80, count: 200 * 200 * 3))
+        let daemon = try DaemonProcess(arguments: ["--freeze-time", "0.6", "--loader", "quizup", "--set", "screen.logo=" + logo,
+                                                   "--set", "screen.loaderSize=400", "--message", "Starting network"], size: "320x240")
+        #expect(try daemon.client().request("message Mounting /home") == "OK")
+        #expect(try daemon.client().request("ping") == "OK pong")
+        let said = "no room for the message under the loader (320x240): not drawn; a smaller screen.logo, screen.loaderSize or screen.margin makes room"
+        #expect(daemon.process.log.components(separatedBy: said).count == 2, "\(daemon.process.log)")
+        #expect(try daemon.terminate() == 0)
+    }
+
     @Test func aMarginTooLargeForTheDisplayIsCutAndLogged() throws {
         let daemon = try DaemonProcess(arguments: ["--freeze-time", "0.6"], size: "48x16")
         #expect(try daemon.client().request("start linkedin screen.margin=1000") == "OK started linkedin")

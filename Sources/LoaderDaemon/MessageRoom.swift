@@ -1,0 +1,22 @@
+import Loaders
+import CompactText
+
+extension Daemon {
+    /// A screen with no room for the message under its loader (a large logo and loader on a small
+    /// screen, a wide margin) leaves the message out. The display's log line says so once, and
+    /// again once the message has fitted in between. Asked when the message or the loader changes,
+    /// not each frame.
+    func noteMessageRoom() {
+        guard let message = state.drawnMessage, !message.isEmpty else { return }
+        for slot in slots {
+            guard let scene = slot.scene, !scene.loader.drawsMessage,
+                  BootScreenLayout.isScreen(width: scene.canvas.width, height: scene.canvas.height) else { continue }
+            let fits = scene.areas(message: message).message != nil
+            if !fits && !slot.saidNoRoom {
+                logger.warning("\(slot.display.name): no room for the message under the loader (\(scene.canvas.width)x\(scene.canvas.height)): "
+                    + "not drawn; a smaller screen.logo, screen.loaderSize or screen.margin makes room")
+            }
+            slot.saidNoRoom = !fits
+        }
+    }
+}
