@@ -1,4 +1,6 @@
+import Displays
 import Loaders
+import Raster
 import CompactText
 
 extension Daemon {
