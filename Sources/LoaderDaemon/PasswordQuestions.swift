@@ -37,13 +37,22 @@ extension Daemon {
     func watchPasswordQuestions(now: Int64) {
         guard slots.contains(where: Self.sharesConsole), let watcher = watcher() else { return }
         let path = Self.passwordDirectory
-        var directory = path
-        while !Self.exists(directory) && directory != "/" { directory = Self.parent(directory) }
-        do {
-            passwordWatch = (try watcher.watch(directory: directory, for: Self.passwordEvents), directory == path)
-        } catch {
-            passwordWatch = nil
-            logger.warning("cannot watch \(directory) (\(error)); a password asked on the console during the splash may be hidden by it")
+        // Until the deepest existing directory is the one watched: a directory made on the way
+        // between the look and the watch (mkdir -p makes them in a row) sends the parent no event.
+        var watched: String? = nil
+        while true {
+            var directory = path
+            while !Self.exists(directory) && directory != "/" { directory = Self.parent(directory) }
+            if directory == watched { break }
+            do {
+                passwordWatch = (try watcher.watch(directory: directory, for: Self.passwordEvents), directory == path)
+            } catch {
+                passwordWatch = nil
+                logger.warning("cannot watch \(directory) (\(error)); a password asked on the console during the splash may be hidden by it")
+                break
+            }
+            watched = directory
+            if directory == path { break }
         }
         reviewPasswordQuestions(now: now)
     }

@@ -37,6 +37,15 @@ enum StatusVerb {
             if displays.isEmpty { lines.append((label: "displays", value: "none")) }
             for (i, d) in displays.enumerated() {
                 var text = d["name"]?.string ?? "?"
+                // A display that waits has no size of its own yet (its place holder is 1x1): say why.
+                if d["state"]?.string == "waiting" {
+                    lines.append((label: i == 0 ? "displays" : "", value: text + ", waiting for its device"))
+                    continue
+                }
+                if d["state"]?.string == "aside" {
+                    lines.append((label: i == 0 ? "displays" : "", value: text + ", stepped aside: a password is asked on the console"))
+                    continue
+                }
                 if let w = d["width"]?.integer, let h = d["height"]?.integer { text += ", \(w)x\(h)" }
                 if let fps = d["fps"]?.integer { text += " at \(fps) fps" }
                 if d["state"]?.string == "failing" {

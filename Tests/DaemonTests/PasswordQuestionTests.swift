@@ -53,6 +53,10 @@ import Glibc
         try ask(questions, "ask.Xy12ab", pid: getpid(), message: "Please enter passphrase for disk data (home)")
         #expect(eventually { states(c) == ["aside", "ok"] }, "\(p.log)")
         #expect(p.log.contains("<5>a password is asked on the console (\"Please enter passphrase for disk data (home)\"): fb:\(fb) steps aside until it is answered"), "\(p.log)")
+        // loaderctl status says why the display is not drawn (it showed the place holder's 1x1 at 1 fps).
+        let human = try Spawned(Paths.products + "/loaderctl", ["status", "--socket", sock], logPath: dir + "/status.out")
+        #expect(try human.wait() == 0)
+        #expect(human.log.contains("fb:\(fb), stepped aside: a password is asked on the console\n"), "\(human.log)")
         // Aside, the framebuffer is not drawn (cleared here, it stays clear), while the image
         // display goes on and clients are served; longer than display_timeout, it is not given up.
         try Data(count: 64 * 16 * 4).write(to: URL(fileURLWithPath: fb))
