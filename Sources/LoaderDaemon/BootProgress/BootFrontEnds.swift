@@ -5,54 +5,6 @@ import CLinux
 import Loaders
 import CompactText
 
-/// The boot front ends' settings (`[boot]` in loaderd.toml, `--psplash-fifo`, `--plymouth`).
-public struct BootSettings: Sendable, Equatable {
-    /// The directory of psplash's FIFO (`psplash_fifo` in it); nil: no psplash front end.
-    public var psplashFifoDirectory: String? = nil
-    /// Answer Plymouth's protocol on its abstract sockets.
-    public var plymouth = false
-    /// ... only when the socket name is free: a plymouthd that holds it (Plymouth installed and
-    /// running) keeps it, and loaderd starts without the front end instead of failing.
-    public var plymouthIfFree = false
-    /// Where the Plymouth front end keeps the previous boot's timeline.
-    public var timelinePath = BootTimeline.defaultPath
-    /// Show each unit of PID 1's `U` messages on the message line.
-    public var statusMessages = false
-    /// Loaders `C` (change mode) switches to, by mode name (`shutdown`, `reboot`, ...); a mode not
-    /// listed keeps the loader shown.
-    public var modeLoaders = ModeLoaders()
-    public init() {}
-
-    /// The modes `loaderd --mode` starts in: plymouthd's `--mode` words.
-    public static let modes = ["boot", "shutdown", "reboot", "updates", "system-upgrade", "application-upgrade", "firmware-upgrade", "system-reset"]
-}
-
-/// Mode name → loader name, for the few modes a config or command line names: a list searched
-/// by name rather than a dictionary, whose hashing code a board binary would carry for it alone.
-public struct ModeLoaders: Equatable, Sendable, ExpressibleByDictionaryLiteral {
-    private var pairs: [(mode: String, loader: String)] = []
-
-    public init() {}
-    public init(dictionaryLiteral elements: (String, String)...) {
-        for (mode, loader) in elements { self[mode] = loader }
-    }
-
-    public var isEmpty: Bool { pairs.isEmpty }
-
-    public subscript(mode: String) -> String? {
-        get { pairs.first(where: { $0.mode == mode })?.loader }
-        set {
-            pairs.removeAll { $0.mode == mode }
-            if let newValue { pairs.append((mode, newValue)) }
-        }
-    }
-
-    /// The same modes with the same loaders, in any order.
-    public static func == (a: ModeLoaders, b: ModeLoaders) -> Bool {
-        a.pairs.count == b.pairs.count && a.pairs.allSatisfy { b[$0.mode] == $0.loader }
-    }
-}
-
 /// The psplash FIFO and the Plymouth sockets in the daemon's poll loop, and what their commands do.
 final class BootFrontEnds {
     let settings: BootSettings
@@ -401,51 +353,6 @@ final class BootFrontEnds {
     }
 }
 
-extension BootFrontEnds {
-    /// Made (a directory) by loaderd-quit.service just before it stops loaderd.service with
-    /// SIGTERM: the end of a boot without Plymouth's client, where no `plymouth quit` arrives.
-    static let bootFinishedMarker = "/run/loaderd/boot-finished"
-
-    /// Started in the initramfs, where the real root's /var/lib/loaderd is out of reach, and now
-    /// in the real root (RootFollower): the previous boot's timeline, read now, guides the rest
-    /// of this boot's progress.
-    func readTimelineInRealRoot() {
-        guard plymouth != nil, !estimator.hasHistory else { return }
-        switch BootTimeline.load(path: settings.timelinePath) {
-        case .success(let t?):
-            estimator.adopt(previous: t)
-            logger.info("boot timeline \(settings.timelinePath), read in the real root: \(t.units.count) unit\(t.units.count == 1 ? "" : "s") over \(BootTimeline.seconds(t.total)) s")
-        case .success(nil):
-            break
-        case .failure(let e):
-            logger.warning("ignoring the boot timeline \(settings.timelinePath): \(e)")
-        }
-    }
-
-    /// The previous-boot timeline the next boot's progress follows, from the units PID 1 reported.
-    func saveTimeline(now: Int64) {
-        let timeline = estimator.timeline(endedAt: elapsed(now))
-        do {
-            try timeline.save(path: settings.timelinePath)
-            logger.info("boot timeline: \(timeline.units.count) unit\(timeline.units.count == 1 ? "" : "s") over \(BootTimeline.seconds(timeline.total)) s saved to \(settings.timelinePath)")
-        } catch {
-            logger.warning("boot timeline not saved: \(error)")
-        }
-    }
-
-    /// SIGTERM. It ends a boot (and the timeline is saved as at `plymouth quit`) when the boot was
-    /// marked finished while this instance ran; otherwise it is a shutdown, or a stop by hand,
-    /// or the shutdown splash's instance (started after the marker), whose units are no boot's.
-    func terminated(now: Int64) {
-        guard plymouth != nil, mode == "boot-up", !hidden else { return }
-        var info = stat()
-        guard stat(BootFrontEnds.bootFinishedMarker, &info) == 0 else { return }
-        let marked = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        guard marked >= startedAtRealtime else { return }
-        logger.info("the boot was marked finished (\(BootFrontEnds.bootFinishedMarker))")
-        saveTimeline(now: now)
-    }
-}
 
 extension Daemon {
     /// Opens the front ends the settings ask for (nil: none).

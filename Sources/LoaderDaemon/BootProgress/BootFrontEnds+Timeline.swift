@@ -1,0 +1,52 @@
+import Displays
+import LinuxSystem
+import FixedPoint
+import CLinux
+import Loaders
+import CompactText
+
+extension BootFrontEnds {
+    /// Made (a directory) by loaderd-quit.service just before it stops loaderd.service with
+    /// SIGTERM: the end of a boot without Plymouth's client, where no `plymouth quit` arrives.
+    static let bootFinishedMarker = "/run/loaderd/boot-finished"
+
+    /// Started in the initramfs, where the real root's /var/lib/loaderd is out of reach, and now
+    /// in the real root (RootFollower): the previous boot's timeline, read now, guides the rest
+    /// of this boot's progress.
+    func readTimelineInRealRoot() {
+        guard plymouth != nil, !estimator.hasHistory else { return }
+        switch BootTimeline.load(path: settings.timelinePath) {
+        case .success(let t?):
+            estimator.adopt(previous: t)
+            logger.info("boot timeline \(settings.timelinePath), read in the real root: \(t.units.count) unit\(t.units.count == 1 ? "" : "s") over \(BootTimeline.seconds(t.total)) s")
+        case .success(nil):
+            break
+        case .failure(let e):
+            logger.warning("ignoring the boot timeline \(settings.timelinePath): \(e)")
+        }
+    }
+
+    /// The previous-boot timeline the next boot's progress follows, from the units PID 1 reported.
+    func saveTimeline(now: Int64) {
+        let timeline = estimator.timeline(endedAt: elapsed(now))
+        do {
+            try timeline.save(path: settings.timelinePath)
+            logger.info("boot timeline: \(timeline.units.count) unit\(timeline.units.count == 1 ? "" : "s") over \(BootTimeline.seconds(timeline.total)) s saved to \(settings.timelinePath)")
+        } catch {
+            logger.warning("boot timeline not saved: \(error)")
+        }
+    }
+
+    /// SIGTERM. It ends a boot (and the timeline is saved as at `plymouth quit`) when the boot was
+    /// marked finished while this instance ran; otherwise it is a shutdown, or a stop by hand,
+    /// or the shutdown splash's instance (started after the marker), whose units are no boot's.
+    func terminated(now: Int64) {
+        guard plymouth != nil, mode == "boot-up", !hidden else { return }
+        var info = stat()
+        guard stat(BootFrontEnds.bootFinishedMarker, &info) == 0 else { return }
+        let marked = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        guard marked >= startedAtRealtime else { return }
+        logger.info("the boot was marked finished (\(BootFrontEnds.bootFinishedMarker))")
+        saveTimeline(now: now)
+    }
+}
