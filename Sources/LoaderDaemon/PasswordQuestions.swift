@@ -107,14 +107,8 @@ extension Daemon {
     /// `Message=`, or the file's name). A file left by a process that died is not a question
     /// anyone waits for (systemd's agents skip them too).
     static func livePasswordQuestions(in directory: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
         var questions: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            guard name.hasPrefix("ask.") else { continue }
+        for name in DirectoryEntries.names(in: directory, prefix: "ask.") {
             var message = name
             if let text = GroupFile.readSmallFile(directory + "/" + name) {
                 var alive = true

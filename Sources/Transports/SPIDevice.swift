@@ -133,14 +133,5 @@ public final class SPIDevice: SPIBus {
 
 /// Names in /dev starting with `prefix`, sorted (for error messages only).
 func listDevices(prefix: String) -> [String] {
-    guard let dir = opendir("/dev") else { return [] }
-    defer { closedir(dir) }
-    var names: [String] = []
-    while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-        }
-        if name.hasPrefix(prefix) { names.append(name) }
-    }
-    return names.sorted()
+    DirectoryEntries.names(in: "/dev", prefix: prefix).sorted()
 }
