@@ -68,7 +68,8 @@ enum LoaderCtl {
         var rest = early + arguments[(index + 1)...]
         if name == "help" {
             // `loaderctl help VERB`: VERB's help; `loaderctl help`: this one.
-            guard let verbName = rest.first(where: { !$0.hasPrefix("-") }) else { showHelp(rootPage, trailingBlank: false) }
+            // `loaderctl help help` is this one too: help is a command, if not a verb.
+            guard let verbName = rest.first(where: { !$0.hasPrefix("-") }), verbName != "help" else { showHelp(rootPage, trailingBlank: false) }
             name = verbName
             rest = ["--help"]
         }

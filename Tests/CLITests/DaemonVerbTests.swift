@@ -203,6 +203,9 @@ struct DaemonVerbTests {
         #expect(fake.receivedRequest == "message -v --quiet\n")
         let help = try Binary.run("loaderctl", ["help", "message"])
         #expect(help.stdout.contains("Text that begins with `-` goes after `--` (the end of the options)"))
+        // `help` is a command too: `help help` is the top-level help, not "not a command".
+        let helpHelp = try Binary.run("loaderctl", ["help", "help"])
+        #expect(helpHelp.status == 0 && helpHelp.stdout.contains("See 'loaderctl help <subcommand>' for detailed help."), "stderr: \(helpHelp.stderr)")
         let dash = try Binary.run("loaderctl", ["message", "-v"])
         #expect(dash.status == 2 && dash.stderr.hasPrefix("Error: Unknown option '-v'\n"))
         let verb = try Binary.run("loaderctl", ["- item", "ping"])
