@@ -143,9 +143,9 @@ public enum RequestParser {
     public static func parse(_ line: UnsafeRawBufferPointer) -> Result<Request, ProtocolError> {
         var bytes = line
         if let last = bytes.last, last == 0x0D { bytes = UnsafeRawBufferPointer(rebasing: bytes.dropLast()) }
-        if bytes.contains(0) { return .failure(ProtocolError(.encoding, "the request contains a NUL byte")) }
+        if bytes.contains(0) { return refuse(.encoding, "the request contains a NUL byte") }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            return .failure(ProtocolError(.encoding, "the request is not valid UTF-8"))
+            return refuse(.encoding, "the request is not valid UTF-8")
         }
         return parse(text)
     }
@@ -154,71 +154,104 @@ public enum RequestParser {
     public static func parse(_ text: String) -> Result<Request, ProtocolError> {
         let words = text.split(separator: " ", omittingEmptySubsequences: true)
         guard let command = words.first else {
-            return .failure(ProtocolError(.unknownCommand, "empty request; commands: " + commandList))
+            return refuse(.unknownCommand, "empty request; commands: " + commandList)
         }
         let arguments = words.dropFirst()
-        switch command {
-        case "ping": return noArguments(arguments, .ping, usage: "ping")
-        case "version": return noArguments(arguments, .version, usage: "version")
-        case "list": return noArguments(arguments, .list, usage: "list")
-        case "status": return noArguments(arguments, .status, usage: "status")
-        case "start":
+        let count = arguments.count
+        // The command by its place in `Request.commandNames`: one comparison in a loop, not one
+        // inlined at each case of a switch over the strings.
+        switch commandIndex(command) {
+        case 0: return noArguments(count, .ping, usage: "ping")
+        case 1: return noArguments(count, .version, usage: "version")
+        case 7: return noArguments(count, .list, usage: "list")
+        case 6: return noArguments(count, .status, usage: "status")
+        case 2:
             return parseStart(text[command.endIndex...])
-        case "stop":
+        case 3:
             let usage = "usage: stop [success|failure|now]"
-            switch arguments.count {
-            case 0: return .success(.stop(.exit))
-            case 1:
-                switch arguments.first! {
-                case "success": return .success(.stop(.success))
-                case "failure": return .success(.stop(.failure))
-                case "now": return .success(.stop(.now))
-                default: return .failure(ProtocolError(.usage, "unknown stop kind '\(quote(arguments.first!))'; " + usage))
-                }
-            default: return .failure(ProtocolError(.usage, usage))
+            if count == 0 { return .success(.stop(.exit)) }
+            guard count == 1 else { return refuse(.usage, usage) }
+            let kind = arguments.first!
+            switch kind {
+            case "success": return .success(.stop(.success))
+            case "failure": return .success(.stop(.failure))
+            case "now": return .success(.stop(.now))
+            default: return refuse(.usage, "unknown stop kind ", kind, "; ", usage)
             }
-        case "progress":
+        case 4:
             let usage = "usage: progress N [force] (N a decimal from 0 to 100)"
-            guard arguments.count == 1 || arguments.count == 2 else { return .failure(ProtocolError(.usage, usage)) }
-            let force = arguments.count == 2
+            guard count == 1 || count == 2 else { return refuse(.usage, usage) }
+            let force = count == 2
             if force && arguments.last! != "force" {
-                return .failure(ProtocolError(.usage, "expected 'force' after the number, got '\(quote(arguments.last!))'; " + usage))
+                return refuse(.usage, "expected 'force' after the number, got ", arguments.last!, "; ", usage)
             }
             guard let value = Percent(parsing: arguments.first!) else {
-                return .failure(ProtocolError(.badNumber, "progress must be a decimal from 0 to 100 (e.g. 42 or 42.5), got '\(quote(arguments.first!))'"))
+                return refuse(.badNumber, "progress must be a decimal from 0 to 100 (e.g. 42 or 42.5), got ", arguments.first!, "")
             }
             return .success(.progress(value, force: force))
-        case "message":
+        case 5:
             // The text is the rest of the line after the command and its spaces, as it is.
             var rest = text[command.endIndex...]
             while rest.first == " " { rest = rest.dropFirst() }
             if rest.isEmpty { return .success(.message(nil)) }
             if rest.count > Request.maximumMessageLength {
-                return .failure(ProtocolError(.usage, "a message is at most \(Request.maximumMessageLength) characters, got \(rest.count)"))
+                return refuse(.usage, "a message is at most \(Request.maximumMessageLength) characters, got \(rest.count)")
             }
             // Stored and shown by `status`: an escape sequence would run in the terminal of whoever
             // reads it. Refused, as the config file refuses it.
-            if let control = rest.unicodeScalars.first(where: isControl) {
-                return .failure(ProtocolError(.encoding, "a message is one line of printable text; control character \(escaped(control)) is refused"))
-            }
+            if let refusal = refusingControl(rest, "a message", nil) { return refusal }
             return .success(.message(String(rest)))
-        case "brightness":
+        case 8:
             let usage = "usage: brightness N (N a whole number from 0 to 100)"
-            guard arguments.count == 1 else { return .failure(ProtocolError(.usage, usage)) }
+            guard count == 1 else { return refuse(.usage, usage) }
             let word = arguments.first!
             guard word.utf8.count <= 3, word.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
                   let value = Int(word), value <= 100 else {
-                return .failure(ProtocolError(.badNumber, "brightness must be a whole number from 0 to 100, got '\(quote(word))'"))
+                return refuse(.badNumber, "brightness must be a whole number from 0 to 100, got ", word, "")
             }
             return .success(.brightness(value))
         default:
-            return .failure(ProtocolError(.unknownCommand, "unknown command '\(quote(command))'; commands: " + commandList))
+            return refuse(.unknownCommand, "unknown command ", command, "; commands: ", commandList)
         }
+    }
+
+    /// The place of `word` in `Request.commandNames`; -1 when it is none of them.
+    @inline(never)
+    static func commandIndex(_ word: Substring) -> Int {
+        let names = Request.commandNames
+        for i in names.indices where names[i] == word { return i }
+        return -1
+    }
+
+    /// A refusal: every error reply is made here rather than at each of its sites.
+    @inline(never)
+    static func refuse(_ code: ErrorCode, _ message: String) -> Result<Request, ProtocolError> {
+        .failure(ProtocolError(code, message))
+    }
+
+    /// A refusal that quotes a word of the request back: `head'word'tail` and `more` (a usage,
+    /// a list: joined here rather than at each site).
+    @inline(never)
+    static func refuse(_ code: ErrorCode, _ head: String, _ word: Substring, _ tail: String, _ more: String = "") -> Result<Request, ProtocolError> {
+        refuse(code, head + "'" + quote(word) + "'" + tail + more)
+    }
+
+    /// The refusal of a text with a control character (`head`, then the quoted `key` if any,
+    /// names the text); nil when it has none. The message's and a parameter's, made here once.
+    @inline(never)
+    static func refusingControl(_ text: Substring, _ head: String, _ key: Substring?) -> Result<Request, ProtocolError>? {
+        guard let control = text.unicodeScalars.first(where: isControl) else { return nil }
+        let what = key.map { head + "'" + quote($0) + "'" } ?? head
+        return refuse(.encoding, what + " is one line of printable text; control character " + escaped(control) + " is refused")
     }
 
     static let commandList = Request.commandNames.joined(separator: ", ")
 
     static let startUsage = "usage: start NAME [key=value]... (a value with spaces in double quotes: text=\"Hello world\")"
+
+    /// The text of some bytes of a request (whole UTF-8: cut only at ASCII bytes).
+    @inline(never)
+    static func text(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
 
     /// `start NAME [key=value]...` after the command. A value that begins with `"` runs to the
     /// next `"` not escaped by `\` (`\"` and `\\` inside stand for `"` and `\`), so it may hold
@@ -227,7 +260,6 @@ public enum RequestParser {
     private static func parseStart(_ text: Substring) -> Result<Request, ProtocolError> {
         let bytes = Array(text.utf8)
         let space = UInt8(ascii: " "), equals = UInt8(ascii: "="), quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
-        func string(_ from: Int, _ to: Int) -> String { String(decoding: bytes[from..<to], as: UTF8.self) }
         var name: String? = nil
         var assignments: [Assignment] = []
         var i = 0
@@ -236,57 +268,57 @@ public enum RequestParser {
             if i == bytes.count { break }
             var end = i
             while end < bytes.count && bytes[end] != space && (name == nil || bytes[end] != equals) { end += 1 }
-            guard name != nil else { name = string(i, end); i = end; continue }
+            guard name != nil else { name = self.text(bytes[i..<end]); i = end; continue }
             guard end < bytes.count, bytes[end] == equals, end != i else {
                 while end < bytes.count && bytes[end] != space { end += 1 }
-                return .failure(ProtocolError(.badParameter, "'\(self.quote(Substring(string(i, end))))' is not key=value; " + startUsage))
+                return refuse(.badParameter, "", Substring(self.text(bytes[i..<end])), " is not key=value; ", startUsage)
             }
-            let key = string(i, end)
+            let key = self.text(bytes[i..<end])
             var value: [UInt8] = []
             i = end + 1
-            if i < bytes.count && bytes[i] == quote {
-                // A quoted value: to the closing quote, which ends the word.
-                i += 1
-                var closed = false
-                while i < bytes.count {
-                    let b = bytes[i]
+            // A quoted value runs to the closing quote, which ends the word; any other to the
+            // word's end. One loop for both: one append of a byte.
+            let quoted = i < bytes.count && bytes[i] == quote
+            if quoted { i += 1 }
+            var closed = !quoted
+            while i < bytes.count {
+                var b = bytes[i]
+                if quoted {
                     i += 1
                     if b == quote { closed = true; break }
                     if b == backslash && i < bytes.count && (bytes[i] == quote || bytes[i] == backslash) {
-                        value.append(bytes[i])
+                        b = bytes[i]
                         i += 1
-                    } else {
-                        value.append(b)
                     }
+                } else {
+                    if b == space { break }
+                    i += 1
                 }
-                guard closed else {
-                    return .failure(ProtocolError(.badParameter, "the value of '\(self.quote(Substring(key)))' has no closing quote; " + startUsage))
-                }
-                guard i == bytes.count || bytes[i] == space else {
-                    return .failure(ProtocolError(.badParameter, "the quoted value of '\(self.quote(Substring(key)))' is followed by more than a space; " + startUsage))
-                }
-            } else {
-                while i < bytes.count && bytes[i] != space { value.append(bytes[i]); i += 1 }
+                value.append(b)
+            }
+            guard closed else {
+                return refuse(.badParameter, "the value of ", Substring(key), " has no closing quote; ", startUsage)
+            }
+            guard !quoted || i == bytes.count || bytes[i] == space else {
+                return refuse(.badParameter, "the quoted value of ", Substring(key), " is followed by more than a space; ", startUsage)
             }
             // Which of two values would win is nobody's guess: refused, as the config file
             // refuses a key set twice.
             if assignments.contains(where: { $0.key == key }) {
-                return .failure(ProtocolError(.badParameter, "parameter '\(self.quote(Substring(key)))' is given twice; give each parameter once"))
+                return refuse(.badParameter, "parameter ", Substring(key), " is given twice; give each parameter once")
             }
-            let text = String(decoding: value, as: UTF8.self)
+            let text = self.text(value[...])
             // A value is drawn (a shimmer's text) or read as a word: one line of printable text, as
             // a message is (loaderctl refuses the same before sending).
-            if let control = text.unicodeScalars.first(where: isControl) {
-                return .failure(ProtocolError(.encoding, "the value of '\(self.quote(Substring(key)))' is one line of printable text; control character \(escaped(control)) is refused"))
-            }
+            if let refusal = refusingControl(Substring(text), "the value of ", Substring(key)) { return refusal }
             assignments.append(Assignment(key: key, value: text))
         }
-        guard let name else { return .failure(ProtocolError(.usage, startUsage)) }
+        guard let name else { return refuse(.usage, startUsage) }
         return .success(.start(name: name, assignments: assignments))
     }
 
-    private static func noArguments(_ arguments: ArraySlice<Substring>, _ request: Request, usage: String) -> Result<Request, ProtocolError> {
-        arguments.isEmpty ? .success(request) : .failure(ProtocolError(.usage, "usage: " + usage + " (no arguments)"))
+    private static func noArguments(_ count: Int, _ request: Request, usage: String) -> Result<Request, ProtocolError> {
+        count == 0 ? .success(request) : refuse(.usage, "usage: " + usage + " (no arguments)")
     }
 
     /// A word to quote back, cut to a few characters so a reply stays short, control
