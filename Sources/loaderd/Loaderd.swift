@@ -52,32 +52,45 @@ struct Loaderd {
         OptionSpec(name: "after-stop", kind: .flag, valueName: nil, help: "For loaderd.service's ExecStopPost=: after an end that was not a success, put the console back in text mode; after one the boot's end did not cause, mark the boot finished and stop loaderd.socket."),
         OptionSpec(name: "check-config", kind: .value, valueName: "FILE", help: "Check a config file as a start would (every value, each display's keys and values, the socket group), print every error with its line, column and key, and exit (0 when good)."),
     ]
-    static func option(_ name: String) -> OptionSpec { options.first { $0.name == name }! }
 
-    var socket: String?
-    var socketGroup: String?
-    var display: [String] = []
-    var loader: String?
-    var assignments: [String] = []
-    var progress: String?
-    var message: String?
-    var maxClients: Int?
-    var idleTimeout: Double?
-    var displayTimeout: Double?
-    var logLevel: String?
-    var freezeTime: Double?
-    var psplashFifo: String?
-    var plymouth = false
-    var bootTimeline: String?
-    var bootStatusMessages = false
-    var modeLoader: [String] = []
-    var mode: String?
-    var pidFile: String?
-    var config: String?
-    var checkConfig: String?
-    var restoreConsole = false
-    var endSplash: String?
-    var afterStop = false
+    /// Each option's values in the order given, by the option's place in `options` (a flag: one
+    /// empty word each time it is given). One array, read by index below, rather than a stored
+    /// property each: one append where the words are read, and a copy of the command (the
+    /// reload's closure keeps one) is one reference.
+    var given = [[String]](repeating: [], count: 24)
+
+    /// The last value of the option at `index`.
+    @inline(never)
+    func last(_ index: Int) -> String? { given[index].last }
+
+    /// The option at `index` as a number (its words were checked by `parse`).
+    @inline(never)
+    func number(_ index: Int) -> Double? { last(index).map { Double($0)! } }
+
+    var socket: String? { last(0) }
+    var socketGroup: String? { last(1) }
+    var display: [String] { given[2] }
+    var loader: String? { last(3) }
+    var assignments: [String] { given[4] }
+    var progress: String? { last(5) }
+    var message: String? { last(6) }
+    var maxClients: Int? { last(7).map { Int($0)! } }
+    var idleTimeout: Double? { number(8) }
+    var displayTimeout: Double? { number(9) }
+    var logLevel: String? { last(10) }
+    var freezeTime: Double? { number(11) }
+    var psplashFifo: String? { last(12) }
+    var plymouth: Bool { !given[13].isEmpty }
+    var bootTimeline: String? { last(14) }
+    var bootStatusMessages: Bool { !given[15].isEmpty }
+    var modeLoader: [String] { given[16] }
+    var mode: String? { last(17) }
+    var pidFile: String? { last(18) }
+    var config: String? { last(19) }
+    var restoreConsole: Bool { !given[20].isEmpty }
+    var endSplash: String? { last(21) }
+    var afterStop: Bool { !given[22].isEmpty }
+    var checkConfig: String? { last(23) }
 
     /// `--psplash-fifo` takes an optional value: a bare one means psplash's own default,
     /// `$PSPLASH_FIFO_DIR`, else /run.
@@ -120,8 +133,8 @@ struct Loaderd {
     }
 
     /// The same steps, in the same order, as ArgumentParser took: split the words (help and
-    /// version win over everything found later), convert the values, `validate()`, then complain
-    /// about unknown options and extra arguments.
+    /// version win over everything found later), convert the values, check them (`problem()`),
+    /// then complain about unknown options and extra arguments.
     static func parse(_ arguments: [String]) throws(UsageError) -> Loaderd {
         let parsed = try ArgumentSyntax.parse(arguments, options: options)
         if parsed.helpRequested {
@@ -135,80 +148,88 @@ struct Loaderd {
             writeOut("loaderd " + LoaderDaemonVersion.version + "\n")
             CLinux.exit(0)
         }
+        // Each value kept once, by its option's place in `options`, rather than each option
+        // looked up by name (a literal and a search at each of 24 reads).
         var command = Loaderd()
-        command.socket = parsed.last("socket")
-        command.socketGroup = parsed.last("socket-group")
-        command.display = parsed.all("display")
-        command.loader = parsed.last("loader")
-        command.assignments = parsed.all("set")
-        command.progress = parsed.last("progress")
-        command.message = parsed.last("message")
-        command.maxClients = try ArgumentSyntax.convert(parsed, option("max-clients")) { Int($0) }
-        command.idleTimeout = try ArgumentSyntax.convert(parsed, option("idle-timeout")) { Double($0) }
-        command.displayTimeout = try ArgumentSyntax.convert(parsed, option("display-timeout")) { Double($0) }
-        command.logLevel = parsed.last("log-level")
-        command.freezeTime = try ArgumentSyntax.convert(parsed, option("freeze-time")) { Double($0) }
-        command.psplashFifo = parsed.last("psplash-fifo")
-        command.plymouth = parsed.has("plymouth")
-        command.bootTimeline = parsed.last("boot-timeline")
-        command.bootStatusMessages = parsed.has("boot-status-messages")
-        command.modeLoader = parsed.all("mode-loader")
-        command.mode = parsed.last("mode")
-        command.pidFile = parsed.last("pid-file")
-        command.config = parsed.last("config")
-        command.checkConfig = parsed.last("check-config")
-        command.restoreConsole = parsed.has("restore-console")
-        command.endSplash = parsed.last("end-splash")
-        command.afterStop = parsed.has("after-stop")
-        try command.validate()
+        for (name, value) in parsed.values { command.keep(name, value) }
+        for flag in parsed.flags { command.keep(flag, "") }
+        // The numbers as ArgumentParser converted them: option by option in this order, the first
+        // value that is none the error.
+        for index in 7...11 where index != 10 {
+            for value in command.given[index] where index == 7 ? Int(value) == nil : Double(value) == nil {
+                let option = options[index]
+                throw UsageError(message: "The value '\(value)' is invalid for '\(option.label)'", option: option)
+            }
+        }
+        if let problem = command.problem() { throw UsageError(message: problem) }
         if let error = ArgumentSyntax.leftovers(parsed, options: options) { throw error }
         return command
     }
 
+    /// The place of the option named `name` (one ArgumentSyntax found in `options`).
+    @inline(never)
+    static func optionIndex(_ name: String) -> Int {
+        var index = 0
+        while options[index].name != name { index += 1 }
+        return index
+    }
+
+    /// Keeps a value (a flag: any) of the option named `name`.
+    @inline(never)
+    mutating func keep(_ name: String, _ value: String) { given[Self.optionIndex(name)].append(value) }
+
     /// As ArgumentParser printed a usage error, but with exit status 2 as loaderctl's (64,
     /// EX_USAGE, before: one convention for both programs, docs/PROTOCOL.md).
+    @inline(never)  // one copy of the printing, not one inlined in main() and one in run()
     static func usageError(_ error: UsageError) -> Never {
         exitWithUsageError(error, usage: "loaderd <options>", helpCommand: "loaderd --help")
     }
 
-    func validate() throws(UsageError) {
+    /// `head`, then the value refused: the form of most of `problem()`'s messages, built here once.
+    @inline(never)
+    static func got(_ head: String, _ value: String) -> String { head + ", got '" + value + "'" }
+
+    /// What is wrong with the values given, as the usage error's message; nil when nothing is.
+    /// (The error is made once, by `parse`, rather than at each of these.)
+    func problem() -> String? {
         if let progress, Percent(parsing: Substring(progress)) == nil {
-            throw UsageError(message: "--progress must be a decimal from 0 to 100, got '\(progress)'")
+            return Self.got("--progress must be a decimal from 0 to 100", progress)
         }
-        if let maxClients, !(1...4096).contains(maxClients) { throw UsageError(message: "--max-clients must be from 1 to 4096, got \(maxClients)") }
-        if let problem = LaunchCheck.problem(loader: loader, assignments: assignments, idleTimeout: idleTimeout, message: message) { throw UsageError(message: problem) }
-        if let displayTimeout, let problem = DisplayTimeout.problem(seconds: displayTimeout) { throw UsageError(message: "--display-timeout " + problem) }
+        if let maxClients, !(1...4096).contains(maxClients) { return "--max-clients must be from 1 to 4096, got \(maxClients)" }
+        if let problem = LaunchCheck.problem(loader: loader, assignments: assignments, idleTimeout: idleTimeout, message: message) { return problem }
+        if let displayTimeout, let problem = DisplayTimeout.problem(seconds: displayTimeout) { return "--display-timeout " + problem }
         if let logLevel, Logger.Level(rawValue: logLevel.asciiLowercased()) == nil {
-            throw UsageError(message: "--log-level must be one of " + Logger.Level.allCases.map { $0.rawValue }.joined(separator: ", ") + ", got '\(logLevel)'")
+            return Self.got("--log-level must be one of " + Logger.Level.allCases.map { $0.rawValue }.joined(separator: ", "), logLevel)
         }
         if let freezeTime, !(freezeTime.isFinite && freezeTime >= 0 && freezeTime <= 1_000_000) {
-            throw UsageError(message: "--freeze-time must be from 0 to 1000000 seconds, got \(freezeTime)")
+            return "--freeze-time must be from 0 to 1000000 seconds, got \(freezeTime)"
         }
-        if let message, message.count > 256 { throw UsageError(message: "--message is at most 256 characters") }
+        if let message, message.count > 256 { return "--message is at most 256 characters" }
         for word in assignments where !word.contains("=") || word.hasPrefix("=") {
-            throw UsageError(message: "--set expects key=value, got '\(word)'")
+            return Self.got("--set expects key=value", word)
         }
-        if !assignments.isEmpty && loader == nil && config == nil { throw UsageError(message: "--set needs --loader") }
+        if !assignments.isEmpty && loader == nil && config == nil { return "--set needs --loader" }
+        let modes = BootSettings.modes
         for pair in modeLoader {
             guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex,
                   Catalog.type(named: String(pair[pair.index(after: eq)...])) != nil else {
-                throw UsageError(message: "--mode-loader expects MODE=LOADER with a loader from `loaderctl list`, got '\(pair)'")
+                return Self.got("--mode-loader expects MODE=LOADER with a loader from `loaderctl list`", pair)
             }
             let mode = String(pair[..<eq])
-            guard BootSettings.modes.contains(mode) else {
-                let hint = suggestion(for: mode, among: BootSettings.modes).map { " (did you mean '\($0)'?)" } ?? ""
-                throw UsageError(message: "--mode-loader: unknown mode '\(mode)'\(hint); modes: " + BootSettings.modes.joined(separator: ", "))
+            guard modes.contains(mode) else {
+                let hint = suggestion(for: mode, among: modes).map { " (did you mean '\($0)'?)" } ?? ""
+                return "--mode-loader: unknown mode '\(mode)'\(hint); modes: " + modes.joined(separator: ", ")
             }
         }
-        if let mode, !BootSettings.modes.contains(mode) {
-            throw UsageError(message: "--mode must be one of " + BootSettings.modes.joined(separator: ", ") + ", got '\(mode)'")
+        if let mode, !modes.contains(mode) {
+            return Self.got("--mode must be one of " + modes.joined(separator: ", "), mode)
         }
-        if let pidFile, pidFile.isEmpty || pidFile.hasSuffix("/") { throw UsageError(message: "--pid-file must name a file, got '\(pidFile)'") }
+        if let pidFile, pidFile.isEmpty || pidFile.hasSuffix("/") { return Self.got("--pid-file must name a file", pidFile) }
         // The config's rule (absolute, and fitting a socket address), so that loaderctl finds it.
         if let socket, let problem = SocketPath.problem(socket) {
-            throw UsageError(message: "--socket must be \(problem), e.g. /run/loaderd/loaderd.sock; got " + (socket.isEmpty ? "an empty path" : "'\(socket)'"))
+            return "--socket must be \(problem), e.g. /run/loaderd/loaderd.sock; got " + (socket.isEmpty ? "an empty path" : "'\(socket)'")
         }
-        if let bootTimeline, !bootTimeline.hasPrefix("/") { throw UsageError(message: "--boot-timeline must be an absolute path, got '\(bootTimeline)'") }
+        if let bootTimeline, !bootTimeline.hasPrefix("/") { return Self.got("--boot-timeline must be an absolute path", bootTimeline) }
         // Each display's type, keys and values as opening it would check them, nothing opened:
         // a bad one is a usage error now, before the socket is made, not a failure after
         // "listening on". A device that does not exist yet is not a bad spec (it is waited for).
@@ -216,9 +237,10 @@ struct Loaderd {
             do throws(DisplaySpecError) {
                 try DisplayFactory.check(try DisplaySpec(parsing: spec))
             } catch {
-                throw UsageError(message: error.description)
+                return error.description
             }
         }
+        return nil
     }
 
     func run() {
@@ -228,12 +250,12 @@ struct Loaderd {
         if let checkConfig {
             // Every error at once, each at its line and column; the displays' values too.
             let errors = Config.check(path: checkConfig)
-            if !errors.isEmpty { fail(errors.map { $0.description }) }
+            if !errors.isEmpty { fail(errors) }
             print("\(checkConfig): OK")
             CLinux.exit(0)
         }
         let settings: DaemonConfiguration
-        do { settings = try self.settings(checkingSet: false) } catch { fail(error.all.map { $0.description }) }
+        do { settings = try self.settings(checkingSet: false) } catch { fail(error.all) }
         // The file's loader with --set words from here: a usage error, as with --loader.
         if let problem = setProblem(settings) { Self.usageError(UsageError(message: problem)) }
 
@@ -261,7 +283,7 @@ struct Loaderd {
     }
 
     /// `--set` words given without `--loader`, for the config file's loader: nil when they fit
-    /// it. (A loader given here was checked with them by validate(), and the file's loader with
+    /// it. (A loader given here was checked with them by problem(), and the file's loader with
     /// its own parameters when the file was read: only this pair is new.)
     func setProblem(_ settings: DaemonConfiguration) -> String? {
         guard loader == nil, !assignments.isEmpty else { return nil }
@@ -275,8 +297,9 @@ struct Loaderd {
     /// `checkingSet`: whether `--set` words that do not fit the file's loader are an error here
     /// (a reload's: the file may have changed its loader) or checked by the caller (the start's).
     func settings(checkingSet: Bool = true) throws(ConfigError) -> DaemonConfiguration {
-        var settings = DaemonConfiguration()
-        if let config { settings = DaemonConfiguration(try Config.load(path: config), path: config) }
+        // The file's or the defaults, made once (not the defaults made and then replaced).
+        var settings: DaemonConfiguration
+        if let config { settings = DaemonConfiguration(try Config.load(path: config), path: config) } else { settings = DaemonConfiguration() }
         if let socket { settings.socketPath = socket }
         if let socketGroup { settings.socketGroup = socketGroup }
         if let loader {
@@ -285,7 +308,7 @@ struct Loaderd {
         }
         if !assignments.isEmpty {
             settings.assignments = assignments.map { word in
-                let eq = word.firstIndex(of: "=")!  // checked in validate()
+                let eq = word.firstIndex(of: "=")!  // checked by problem()
                 return Assignment(key: String(word[..<eq]), value: String(word[word.index(after: eq)...]))
             }
         }
@@ -302,7 +325,7 @@ struct Loaderd {
         if let bootTimeline { settings.boot.timelinePath = bootTimeline }
         if bootStatusMessages { settings.boot.statusMessages = true }
         for pair in modeLoader {
-            let eq = pair.firstIndex(of: "=")!  // checked in validate()
+            let eq = pair.firstIndex(of: "=")!  // checked by problem()
             settings.boot.modeLoaders[String(pair[..<eq])] = Catalog.type(named: String(pair[pair.index(after: eq)...]))!.name
         }
         // Started for a shutdown or a reboot (loaderd-shutdown.service, loaderd-reboot.service):
@@ -312,7 +335,7 @@ struct Loaderd {
             settings.assignments = []
         }
         if !display.isEmpty {
-            settings.displays = display.map { try! DisplaySpec(parsing: $0) }  // checked in validate()
+            settings.displays = display.map { try! DisplaySpec(parsing: $0) }  // checked by problem()
         } else if settings.displays.isEmpty {
             // No display named: on a terminal (a person trying it) the terminal itself; otherwise
             // (a service, the shipped config) the first framebuffer, as a boot splash wants.
@@ -323,6 +346,10 @@ struct Loaderd {
     }
 
     func fail(_ message: String) -> Never { fail([message]) }
+
+    /// A config file's errors, each on its line.
+    @inline(never)
+    func fail(_ errors: [ConfigError]) -> Never { fail(errors.map { $0.description }) }
 
     /// Each message on a line of its own, with the error priority journald reads (not on a
     /// terminal: the daemon's log lines' rule, StandardErrorPriority).
