@@ -26,32 +26,44 @@ struct Loaderd {
     static let defaultDisplay = "auto"
 
     /// Every option, in the order the help lists them.
-    static let options: [OptionSpec] = [
-        OptionSpec(name: "socket", kind: .value, valueName: "PATH", help: "The control socket (default: the config's, else /run/loaderd/loaderd.sock)."),
-        OptionSpec(name: "socket-group", kind: .value, valueName: "NAME", help: "Group allowed to use the socket (mode 0660); others are denied."),
-        OptionSpec(name: "display", kind: .value, valueName: "SPEC", help: "A display, repeatable: TYPE:key=value,... (default: terminal:size=64x16 when standard output is a terminal, else auto)."),
-        OptionSpec(name: "loader", kind: .value, valueName: "NAME", help: "Start this loader at launch (see `loaderctl list`)."),
-        OptionSpec(name: "set", kind: .value, valueName: "key=value", help: "A parameter of --loader, repeatable."),
-        OptionSpec(name: "progress", kind: .value, valueName: "PERCENT", help: "Determinate progress at launch, 0 to 100."),
-        OptionSpec(name: "message", kind: .value, valueName: nil, help: "The message line at launch."),
-        OptionSpec(name: "max-clients", kind: .value, valueName: nil, help: "Most clients connected at once (default: the config's, else 64)."),
-        OptionSpec(name: "idle-timeout", kind: .value, valueName: "SECONDS", help: "Close a client silent for this long (default: the config's, else 60)."),
-        OptionSpec(name: "display-timeout", kind: .value, valueName: "SECONDS", help: "Give up a display still missing after this long; 0: wait forever (default: the config's, else 60). With no display left, exit with status 4."),
-        OptionSpec(name: "log-level", kind: .value, valueName: "LEVEL", help: "trace, debug, info, notice, warning, error or critical (default: the config's, else info)."),
-        OptionSpec(name: "freeze-time", kind: .value, valueName: "SECONDS", help: "TEST: every frame is drawn at this elapsed time, so frames are deterministic (redrawn only when a command changes something; an exit never ends)."),
-        OptionSpec(name: "psplash-fifo", kind: .value, valueName: "DIR", help: "Also read psplash's FIFO commands from DIR/psplash_fifo (bare --psplash-fifo: $PSPLASH_FIFO_DIR, else /run)."),
-        OptionSpec(name: "plymouth", kind: .flag, valueName: nil, help: "Also answer Plymouth's protocol on its abstract sockets (plymouth client, systemd's messages)."),
-        OptionSpec(name: "boot-timeline", kind: .value, valueName: "PATH", help: "Where the Plymouth front end keeps the previous boot's timeline (default: the config's, else \(BootTimeline.defaultPath))."),
-        OptionSpec(name: "boot-status-messages", kind: .flag, valueName: nil, help: "Show each unit systemd reports over the Plymouth socket on the message line."),
-        OptionSpec(name: "mode-loader", kind: .value, valueName: "MODE=NAME", help: "The loader Plymouth's change-mode MODE switches to, repeatable (e.g. shutdown=worm)."),
-        OptionSpec(name: "mode", kind: .value, valueName: "MODE", help: "Start in this mode, as plymouthd --mode does: boot (the default), shutdown, reboot, ...; the loader --mode-loader or [boot] shutdown_loader / reboot_loader names for it, if any, is shown instead of --loader's."),
-        OptionSpec(name: "pid-file", kind: .value, valueName: "PATH", help: "Write the process id to PATH once the socket is served (a starting script's sign that loaderd is up), and remove it at exit."),
-        OptionSpec(name: "config", kind: .value, valueName: "FILE", help: "Read settings from this TOML file (config/loaderd.toml documents every key); flags given here override it. SIGHUP re-reads it."),
-        OptionSpec(name: "restore-console", kind: .flag, valueName: nil, help: "Put the foreground virtual terminal back in text mode and exit: for a unit's ExecStopPost= after loaderd was killed or crashed, which it could not do itself (0 also with no terminal)."),
-        OptionSpec(name: "end-splash", kind: .value, valueName: "PIDFILE", help: "End the loaderd whose process id PIDFILE holds (the one the initramfs started) and exit once it has gone: SIGTERM, SIGKILL after 5 s, and the console back in text mode if it left its pid file behind (0 also when there is no file)."),
-        OptionSpec(name: "after-stop", kind: .flag, valueName: nil, help: "For loaderd.service's ExecStopPost=: after an end that was not a success, put the console back in text mode; after one the boot's end did not cause, mark the boot finished and stop loaderd.socket."),
-        OptionSpec(name: "check-config", kind: .value, valueName: "FILE", help: "Check a config file as a start would (every value, each display's keys and values, the socket group), print every error with its line, column and key, and exit (0 when good)."),
-    ]
+    static let options: [OptionSpec] = optionTable.split(separator: "\n").map { line in
+        let field = line.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)
+        let flag = field[1] == "!"
+        return OptionSpec(name: String(field[0]), kind: flag ? .flag : .value,
+                          valueName: flag || field[1].isEmpty ? nil : String(field[1]), help: String(field[2]))
+    }
+
+    /// The options as one text, a line each: `name|VALUE|help`, VALUE empty when the help names
+    /// the value by the option, `!` for a flag. Read into `options` at the start: 24 initialisers,
+    /// each storing its strings, were 2.4 KB of code.
+    static var optionTable: String {
+        """
+        socket|PATH|The control socket (default: the config's, else /run/loaderd/loaderd.sock).
+        socket-group|NAME|Group allowed to use the socket (mode 0660); others are denied.
+        display|SPEC|A display, repeatable: TYPE:key=value,... (default: terminal:size=64x16 when standard output is a terminal, else auto).
+        loader|NAME|Start this loader at launch (see `loaderctl list`).
+        set|key=value|A parameter of --loader, repeatable.
+        progress|PERCENT|Determinate progress at launch, 0 to 100.
+        message||The message line at launch.
+        max-clients||Most clients connected at once (default: the config's, else 64).
+        idle-timeout|SECONDS|Close a client silent for this long (default: the config's, else 60).
+        display-timeout|SECONDS|Give up a display still missing after this long; 0: wait forever (default: the config's, else 60). With no display left, exit with status 4.
+        log-level|LEVEL|trace, debug, info, notice, warning, error or critical (default: the config's, else info).
+        freeze-time|SECONDS|TEST: every frame is drawn at this elapsed time, so frames are deterministic (redrawn only when a command changes something; an exit never ends).
+        psplash-fifo|DIR|Also read psplash's FIFO commands from DIR/psplash_fifo (bare --psplash-fifo: $PSPLASH_FIFO_DIR, else /run).
+        plymouth|!|Also answer Plymouth's protocol on its abstract sockets (plymouth client, systemd's messages).
+        boot-timeline|PATH|Where the Plymouth front end keeps the previous boot's timeline (default: the config's, else \(BootTimeline.defaultPath)).
+        boot-status-messages|!|Show each unit systemd reports over the Plymouth socket on the message line.
+        mode-loader|MODE=NAME|The loader Plymouth's change-mode MODE switches to, repeatable (e.g. shutdown=worm).
+        mode|MODE|Start in this mode, as plymouthd --mode does: boot (the default), shutdown, reboot, ...; the loader --mode-loader or [boot] shutdown_loader / reboot_loader names for it, if any, is shown instead of --loader's.
+        pid-file|PATH|Write the process id to PATH once the socket is served (a starting script's sign that loaderd is up), and remove it at exit.
+        config|FILE|Read settings from this TOML file (config/loaderd.toml documents every key); flags given here override it. SIGHUP re-reads it.
+        restore-console|!|Put the foreground virtual terminal back in text mode and exit: for a unit's ExecStopPost= after loaderd was killed or crashed, which it could not do itself (0 also with no terminal).
+        end-splash|PIDFILE|End the loaderd whose process id PIDFILE holds (the one the initramfs started) and exit once it has gone: SIGTERM, SIGKILL after 5 s, and the console back in text mode if it left its pid file behind (0 also when there is no file).
+        after-stop|!|For loaderd.service's ExecStopPost=: after an end that was not a success, put the console back in text mode; after one the boot's end did not cause, mark the boot finished and stop loaderd.socket.
+        check-config|FILE|Check a config file as a start would (every value, each display's keys and values, the socket group), print every error with its line, column and key, and exit (0 when good).
+        """
+    }
 
     /// Each option's values in the order given, by the option's place in `options` (a flag: one
     /// empty word each time it is given). One array, read by index below, rather than a stored
