@@ -103,8 +103,8 @@ enum SplashEnd {
         if mkdir(bootFinished, 0o755) != 0 && errno != EEXIST {
             printError("loaderd: cannot make \(bootFinished): \(Errno.current)")
         }
-        let arguments = ["systemctl", "--no-block", "stop", "loaderd.socket"]
-        var pointers = arguments.map { strdup($0) } + [nil]
+        // The words as C strings straight from their literals (no array of Strings to convert).
+        var pointers = [strdup("systemctl"), strdup("--no-block"), strdup("stop"), strdup("loaderd.socket"), nil]
         _ = execv(systemctl, &pointers)
         printError("loaderd: cannot run \(systemctl): \(Errno.current)")
         return 1
