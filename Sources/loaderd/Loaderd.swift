@@ -129,16 +129,13 @@ struct Loaderd {
         var out: [String] = []
         var i = 0
         while i < words.count {
-            if words[i] == "--psplash-fifo" {
-                if i + 1 < words.count, words[i + 1].hasPrefix("/") {
-                    out.append("--psplash-fifo=" + words[i + 1])
-                    i += 2
-                    continue
-                }
-                out.append("--psplash-fifo=" + directory)
-            } else {
-                out.append(words[i])
+            var word = words[i]
+            if word == "--psplash-fifo" {
+                let joined = i + 1 < words.count && words[i + 1].hasPrefix("/")
+                if joined { i += 1 }
+                word = "--psplash-fifo=" + (joined ? words[i] : directory)
             }
+            out.append(word)  // one append (each is inlined)
             i += 1
         }
         return out
@@ -279,7 +276,7 @@ struct Loaderd {
         do {
             daemon = try Daemon(configuration: settings, logger: logger)
         } catch {
-            fail("\(error)")
+            fail(error.description)
         }
         if config != nil {
             // SIGHUP re-reads the file and applies these same flags on top again.

@@ -67,7 +67,7 @@ enum SplashEnd {
     /// The same on a kernel before 5.3 (no pidfd): the name checked and the process looked for
     /// every 20 ms.
     private static func endWithoutPidfd(_ pid: Int32) -> Int32 {
-        guard ProcessHandle.name(of: pid) == "loaderd" else { return 0 }
+        guard isLoaderd(pid) else { return 0 }
         guard kill(pid, SIGTERM) == 0 else { return 0 }
         var pause = timespec(nanoseconds: 20_000_000)
         for _ in 0..<(graceMilliseconds / 20) {
@@ -75,9 +75,13 @@ enum SplashEnd {
             _ = nanosleep(&pause, nil)
         }
         reportKill(pid)
-        if ProcessHandle.name(of: pid) == "loaderd" { _ = kill(pid, SIGKILL) }
+        if isLoaderd(pid) { _ = kill(pid, SIGKILL) }
         return 0
     }
+
+    /// Whether process `pid` is a loaderd, by its name (a comparison kept once, not inlined twice).
+    @inline(never)
+    private static func isLoaderd(_ pid: Int32) -> Bool { ProcessHandle.name(of: pid) == "loaderd" }
 
     private static func reportKill(_ pid: Int32) {
         printError("loaderd: loaderd (pid \(pid)) did not end within \(graceMilliseconds / 1000) s of SIGTERM: killed")
