@@ -324,10 +324,8 @@ public enum RequestParser {
     /// A word to quote back, cut to a few characters so a reply stays short, control
     /// characters written as `\u{1B}` (a reply is shown on terminals).
     static func quote(_ word: Substring) -> String {
-        var end = word.startIndex
-        var n = 0
-        while end < word.endIndex && n < quoteLimit { end = word.index(after: end); n += 1 }
-        return escapingControlCharacters(end == word.endIndex ? String(word) : String(word[..<end]) + "…")
+        let cut = word.prefix(quoteLimit)  // characters, as the reply shows them
+        return escapingControlCharacters(cut.endIndex == word.endIndex ? String(word) : String(cut) + "…")
     }
 
     /// C0, DEL and C1 (0x80–0x9F: CSI is 0x9B): what a terminal may act on.
