@@ -194,6 +194,14 @@ struct Loaderd {
         exitWithUsageError(error, usage: "loaderd <options>", helpCommand: "loaderd --help")
     }
 
+    /// `key=value` (`--set`, `--mode-loader`) cut at its first `=`; nil without one. One copy of the
+    /// cutting for the checks and the settings.
+    @inline(never)
+    static func halves(_ word: String) -> (key: String, value: String)? {
+        guard let eq = word.firstIndex(of: "=") else { return nil }
+        return (String(word[..<eq]), String(word[word.index(after: eq)...]))
+    }
+
     /// `head`, then the value refused: the form of most of `problem()`'s messages, built here once.
     @inline(never)
     static func got(_ head: String, _ value: String) -> String { head + ", got '" + value + "'" }
@@ -214,17 +222,16 @@ struct Loaderd {
             return "--freeze-time must be from 0 to 1000000 seconds, got \(freezeTime)"
         }
         if let message, message.count > 256 { return "--message is at most 256 characters" }
-        for word in assignments where !word.contains("=") || word.hasPrefix("=") {
+        for word in assignments where Self.halves(word).map({ $0.key.isEmpty }) ?? true {
             return Self.got("--set expects key=value", word)
         }
         if !assignments.isEmpty && loader == nil && config == nil { return "--set needs --loader" }
         let modes = BootSettings.modes
         for pair in modeLoader {
-            guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex,
-                  Catalog.type(named: String(pair[pair.index(after: eq)...])) != nil else {
+            guard let halves = Self.halves(pair), !halves.key.isEmpty, Catalog.type(named: halves.value) != nil else {
                 return Self.got("--mode-loader expects MODE=LOADER with a loader from `loaderctl list`", pair)
             }
-            let mode = String(pair[..<eq])
+            let mode = halves.key
             guard modes.contains(mode) else {
                 let hint = suggestion(for: mode, among: modes).map { " (did you mean '\($0)'?)" } ?? ""
                 return "--mode-loader: unknown mode '\(mode)'\(hint); modes: " + modes.joined(separator: ", ")
@@ -260,7 +267,7 @@ struct Loaderd {
             // Every error at once, each at its line and column; the displays' values too.
             let errors = Config.check(path: checkConfig)
             if !errors.isEmpty { fail(errors) }
-            print("\(checkConfig): OK")
+            print(checkConfig + ": OK")
             CLinux.exit(0)
         }
         let settings: DaemonConfiguration
@@ -317,8 +324,8 @@ struct Loaderd {
         }
         if !assignments.isEmpty {
             settings.assignments = assignments.map { word in
-                let eq = word.firstIndex(of: "=")!  // checked by problem()
-                return Assignment(key: String(word[..<eq]), value: String(word[word.index(after: eq)...]))
+                let (key, value) = Self.halves(word)!  // checked by problem()
+                return Assignment(key: key, value: value)
             }
         }
         if checkingSet, let problem = setProblem(settings) { throw ConfigError(source: "command line", message: problem) }
@@ -334,8 +341,8 @@ struct Loaderd {
         if let bootTimeline { settings.boot.timelinePath = bootTimeline }
         if bootStatusMessages { settings.boot.statusMessages = true }
         for pair in modeLoader {
-            let eq = pair.firstIndex(of: "=")!  // checked by problem()
-            settings.boot.modeLoaders[String(pair[..<eq])] = Catalog.type(named: String(pair[pair.index(after: eq)...]))!.name
+            let (mode, name) = Self.halves(pair)!  // checked by problem()
+            settings.boot.modeLoaders[mode] = Catalog.type(named: name)!.name
         }
         // Started for a shutdown or a reboot (loaderd-shutdown.service, loaderd-reboot.service):
         // the loader the settings name for that mode, as Plymouth's change-mode would switch to.
