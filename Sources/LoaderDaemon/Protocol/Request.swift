@@ -190,10 +190,10 @@ public enum RequestParser {
             }
             return .success(.progress(value, force: force))
         case 5:
-            // The text is the rest of the line after the command and its spaces, as it is.
-            var rest = text[command.endIndex...]
-            while rest.first == " " { rest = rest.dropFirst() }
-            if rest.isEmpty { return .success(.message(nil)) }
+            // The text is the rest of the line after the command and its spaces, as it is: from
+            // the first word after the command (split found it), not skipping spaces again.
+            guard count > 0 else { return .success(.message(nil)) }
+            let rest = text[arguments.first!.startIndex...]
             if rest.count > Request.maximumMessageLength {
                 return refuse(.usage, "a message is at most \(Request.maximumMessageLength) characters, got \(rest.count)")
             }
