@@ -79,6 +79,8 @@ struct Loaderd {
     @inline(never)
     func number(_ index: Int) -> Double? { last(index).map { Double($0)! } }
 
+    // Each option by its line in `optionTable` (0: socket … 23: check-config): a line added or
+    // moved there moves these numbers, and `parse`'s numeric options (7 to 11).
     var socket: String? { last(0) }
     var socketGroup: String? { last(1) }
     var display: [String] { given[2] }
