@@ -50,7 +50,7 @@ struct Loaderd {
         display-timeout|SECONDS|Give up a display still missing after this long; 0: wait forever (default: the config's, else 60). With no display left, exit with status 4.
         log-level|LEVEL|trace, debug, info, notice, warning, error or critical (default: the config's, else info).
         freeze-time|SECONDS|TEST: every frame is drawn at this elapsed time, so frames are deterministic (redrawn only when a command changes something; an exit never ends).
-        psplash-fifo|DIR|Also read psplash's FIFO commands from DIR/psplash_fifo (bare --psplash-fifo: $PSPLASH_FIFO_DIR, else /run).
+        psplash-fifo|DIR|Also read psplash's FIFO commands from DIR/psplash_fifo (bare --psplash-fifo: $PSPLASH_FIFO_DIR, else the config's psplash_fifo_dir, else /run).
         plymouth|!|Also answer Plymouth's protocol on its abstract sockets (plymouth client, systemd's messages).
         boot-timeline|PATH|Where the Plymouth front end keeps the previous boot's timeline (default: the config's, else \(BootTimeline.defaultPath)).
         boot-status-messages|!|Show each unit systemd reports over the Plymouth socket on the message line.
@@ -107,10 +107,11 @@ struct Loaderd {
     var checkConfig: String? { last(23) }
 
     /// `--psplash-fifo` takes an optional value: a bare one means psplash's own default,
-    /// `$PSPLASH_FIFO_DIR`, else /run.
+    /// `$PSPLASH_FIFO_DIR`, else the config's `psplash_fifo_dir` (`settings`), else /run.
     static func main() {
         StandardStreams.ensureOpen()  // before anything opens a file (docs/RELIABILITY.md)
-        let directory = getenv("PSPLASH_FIFO_DIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/run"
+        let variable = getenv("PSPLASH_FIFO_DIR").map { String(cString: $0) } ?? ""
+        let directory = variable.isEmpty ? configsFIFODirectory : variable
         let command: Loaderd
         do throws(UsageError) {
             let words: [String]
@@ -123,6 +124,10 @@ struct Loaderd {
         }
         command.run()
     }
+
+    /// A bare `--psplash-fifo`'s value without $PSPLASH_FIFO_DIR: `settings` puts the FIFO where
+    /// the config file does. A word no command line can hold (an argument ends at its NUL).
+    static let configsFIFODirectory = "\u{0}config"
 
     /// `--psplash-fifo` takes its value as `--psplash-fifo=DIR`, or as the next word when that is a
     /// path (`--psplash-fifo /run`, as the help and the shell's completion show it); bare, psplash's
@@ -317,7 +322,14 @@ struct Loaderd {
     func settings(checkingSet: Bool = true) throws(ConfigError) -> DaemonConfiguration {
         // The file's or the defaults, made once (not the defaults made and then replaced).
         var settings: DaemonConfiguration
-        if let config { settings = DaemonConfiguration(try Config.load(path: config), path: config) } else { settings = DaemonConfiguration() }
+        var fileFIFODirectory = Config.Boot().psplashFifoDir
+        if let config {
+            let file = try Config.load(path: config)
+            fileFIFODirectory = file.boot.psplashFifoDir
+            settings = DaemonConfiguration(file, path: config)
+        } else {
+            settings = DaemonConfiguration()
+        }
         if let socket { settings.socketPath = socket }
         if let socketGroup { settings.socketGroup = socketGroup }
         if let loader {
@@ -338,7 +350,9 @@ struct Loaderd {
         if let displayTimeout { settings.displayTimeout = DisplayTimeout.nanoseconds(seconds: displayTimeout) }
         if let freezeTime { settings.freezeTime = Time.microseconds(seconds: freezeTime) }
         if let logLevel { settings.logLevel = Logger.Level(rawValue: logLevel.asciiLowercased()) ?? .info }  // any case, as the file
-        if let psplashFifo { settings.boot.psplashFifoDirectory = psplashFifo }
+        // A bare --psplash-fifo without $PSPLASH_FIFO_DIR turns the front end on where the file
+        // says, as `psplash_fifo = true` would: not in /run behind its back.
+        if let psplashFifo { settings.boot.psplashFifoDirectory = psplashFifo == Self.configsFIFODirectory ? fileFIFODirectory : psplashFifo }
         if plymouth { settings.boot.plymouth = true }
         if let bootTimeline { settings.boot.timelinePath = bootTimeline }
         if bootStatusMessages { settings.boot.statusMessages = true }

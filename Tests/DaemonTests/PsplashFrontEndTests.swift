@@ -115,6 +115,21 @@ import Testing
         #expect(try daemon.terminate() == 0)
     }
 
+    /// Bare, without $PSPLASH_FIFO_DIR, the flag turns the front end on where the config file
+    /// puts the FIFO (`psplash_fifo_dir`), as `psplash_fifo = true` would; not in /run.
+    @Test func bareFlagUsesTheConfigsDirectory() throws {
+        let fifoDir = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: fifoDir) }
+        let config = fifoDir + "/loaderd.toml"
+        try "[boot]\npsplash_fifo_dir = \"\(fifoDir)\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(arguments: ["--config", config, "--psplash-fifo"], environment: ["PSPLASH_FIFO_DIR": ""])
+        var st = stat()
+        #expect(lstat(fifoDir + "/psplash_fifo", &st) == 0 && st.st_mode & S_IFMT == S_IFIFO, "log: \(daemon.process.log)")
+        #expect(Self.psplashWrite(fifoDir + "/psplash_fifo", "MSG hello"))
+        #expect(eventually { message(daemon) == "hello" })
+        #expect(try daemon.terminate() == 0)
+    }
+
     @Test func aRegularFileOrSymlinkIsRefused() throws {
         let dir = try Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
