@@ -66,13 +66,11 @@ extension ConfigDecoder {
         let known = DisplayFactory.types.map { $0.type }
         let type = word.asciiLowercased()
         guard let accepted = DisplayFactory.acceptedKeys(for: type) else {
-            let hint = suggestion(for: word, among: known).map { " (did you mean \"\($0)\"?)" } ?? ""
-            throw error("unknown display type \(quoted(word))\(hint); types: " + known.joined(separator: ", "), at: typeEntry.value.position, key: "display.type")
+            throw error("unknown display type \(quoted(word))\(didYouMean(word, known, quote: "\"")); types: " + joined(known, separator: ", "), at: typeEntry.value.position, key: "display.type")
         }
         // Each unknown key at its own place, with the nearest accepted one.
         for e in entries where !accepted.contains(e.key) {
-            let hint = suggestion(for: e.key, among: accepted).map { " (did you mean '\($0)'?)" } ?? ""
-            report(error("unknown key '\(e.key)' in [[display]] of type \(type)\(hint); \(type) accepts type, " + accepted.joined(separator: ", "),
+            report(error("unknown key '\(e.key)' in [[display]] of type \(type)\(didYouMean(e.key, accepted)); \(type) accepts type, " + joined(accepted, separator: ", "),
                                   at: e.keyPosition, key: nil))
             usable = false
         }
@@ -128,10 +126,16 @@ extension ConfigDecoder {
     /// `'modules' must be …`, `'rows' must divide …`, `size='9x' is not …`); nil for one about
     /// the whole display (a missing `path`).
     private func entry(about failure: DisplaySpecError, entries: [TOMLEntry]) -> TOMLEntry? {
-        let message = failure.message
-        return entries.filter { e in
-            message.hasPrefix(e.key + "=") || message.hasPrefix("'" + e.key + "'")
-        }.max { $0.key.utf8.count < $1.key.utf8.count }
+        var about: TOMLEntry?
+        for e in entries where Self.begins(failure.message, e.key) {
+            if about == nil || about!.key.utf8.count < e.key.utf8.count { about = e }
+        }
+        return about
+    }
+
+    /// Whether `message` begins with `key=` or `'key'` (by Character, as a refusal is written).
+    @inline(never) private static func begins(_ message: String, _ key: String) -> Bool {
+        message.hasPrefix(key + "=") || message.hasPrefix("'" + key + "'")
     }
 
     /// Whether `message` names `key` as an option (`path=`, `'size'`), as "missing path=FILE" does.
@@ -139,7 +143,11 @@ extension ConfigDecoder {
     private static func mentions(_ message: String, key: String) -> Bool {
         let text = Array(message.utf8)
         for needle in [Array((key + "=").utf8), Array(("'" + key + "'").utf8)] where needle.count <= text.count {
-            for i in 0...(text.count - needle.count) where text[i..<(i + needle.count)].elementsEqual(needle) { return true }
+            for i in 0...(text.count - needle.count) {
+                var n = 0
+                while n < needle.count && text[i + n] == needle[n] { n += 1 }
+                if n == needle.count { return true }
+            }
         }
         return false
     }

@@ -7,12 +7,10 @@ extension ConfigDecoder {
     /// `screen.*` loader setting (ScreenSettings), and is checked the same way, and its TOML type
     /// as the rest of the file's are: `logo = 5` is not the path "5", nor `margin = "12"` a number.
     @inline(never) mutating func decodeScreen(_ table: TOMLTable) -> ScreenSettings {
-        let names = ["background": "screen.background", "logo": "screen.logo", "margin": "screen.margin",
-                     "loader_size": "screen.loaderSize", "message_color": "screen.messageColor", "mono": "screen.mono",
-                     "font": "screen.font"]
         var pairs: [(key: String, value: String)] = []
         for entry in table.entries {
-            guard let name = names[entry.key] else { report(unknownKey(entry, table: "screen")); continue }
+            guard let n = Self.knownIndex(entry.key, .screen) else { report(unknownKey(entry, table: .screen)); continue }
+            let name = Self.screenSettings[n]
             guard let text = entry.value.scalarText else {
                 report(expected("a string, number or boolean", entry.value, key: "screen." + entry.key))
                 continue
@@ -32,6 +30,11 @@ extension ConfigDecoder {
         }
         do { return try ScreenSettings(pairs, loader: "screen") } catch { return ScreenSettings() }
     }
+
+    /// The ScreenSettings name of each key of [screen], in `Config.knownKeys`' order. (A list,
+    /// as the other tables' keys: a dictionary literal was built in place, 0.3 KB.)
+    static let screenSettings = ["screen.background", "screen.logo", "screen.margin", "screen.loaderSize",
+                                 "screen.messageColor", "screen.mono", "screen.font"]
 
     /// What a value of `type` must be written as in the file, when `value` is not written so:
     /// text, colours, choices and curves as strings (`logo = 5`, `font = 3` are refused: a number

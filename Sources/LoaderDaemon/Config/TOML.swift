@@ -84,7 +84,7 @@ struct TOMLParser {
         self.bytes = bytes
         self.source = source
         // A byte order mark is allowed at the very start.
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3; lineStart = 3 }
+        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { i = 3; lineStart = 3 }
     }
 
     // MARK: Positions and errors
@@ -111,8 +111,12 @@ struct TOMLParser {
     }
 
     func error(_ message: String, at position: SourcePosition? = nil, key: [String] = []) -> ConfigError {
+        error(message, at: position, dottedKey: key.isEmpty ? nil : joined(key, separator: "."))
+    }
+
+    func error(_ message: String, at position: SourcePosition?, dottedKey: String?) -> ConfigError {
         let p = position ?? self.position
-        return ConfigError(source: source, line: p.line, column: p.column, key: key.isEmpty ? nil : key.joined(separator: "."), message: message)
+        return ConfigError(source: source, line: p.line, column: p.column, key: dottedKey, message: message)
     }
 
     /// The character at `i`, for messages: `'x'`, `end of line`, `end of file`.

@@ -38,11 +38,14 @@ extension TOMLParser {
             i += 1
         }
         let path = keys.map { $0.key }
-        let shownHeader = isArray ? "[[\(path.joined(separator: "."))]]" : "[\(path.joined(separator: "."))]"
-        try expectEndOfLine(after: "the table header \(shownHeader)")
+        // The header as written, once: each message below names it.
+        let dotted = joined(path, separator: ".")
+        let shownHeader = isArray ? "[[" + dotted + "]]" : "[" + dotted + "]"
+        try expectEndOfLine(after: "the table header " + shownHeader)
 
         var table = root
-        for (n, part) in keys.dropLast().enumerated() {
+        for n in 0..<(keys.count - 1) {
+            let part = keys[n]
             if let k = table.index(of: part.key) {
                 switch table.entries[k].value.kind {
                 case .table(let t) where t.origin != .inline:
@@ -50,12 +53,10 @@ extension TOMLParser {
                 case .tableArray(let list):
                     table = list[list.count - 1]
                 default:
-                    throw error("'\(path[...n].joined(separator: "."))' is already a value (line \(table.entries[k].keyPosition.line)), not a table", at: part.position)
+                    throw error("'\(joined(path, separator: ".", 0..<(n + 1)))' is already a value (line \(table.entries[k].keyPosition.line)), not a table", at: part.position)
                 }
             } else {
-                let t = TOMLTable(origin: .implicit, position: part.position)
-                table.append(TOMLEntry(key: part.key, keyPosition: part.position, value: TOMLValue(kind: .table(t), position: part.position)))
-                table = t
+                table = Self.appendTable(to: table, .implicit, part)
             }
         }
         let last = keys[keys.count - 1]
@@ -68,25 +69,33 @@ extension TOMLParser {
                 return (t, path)
             }
             let existing = table.entries[k]
+            let line = existing.keyPosition.line
             switch existing.value.kind {
             case .table(let t) where !isArray && t.origin == .implicit:
                 t.origin = .header
                 t.position = start
                 return (t, path)
             case .tableArray:
-                throw error("'\(path.joined(separator: "."))' is an array of tables (line \(existing.keyPosition.line)): write [[\(path.joined(separator: "."))]] for another one", at: last.position)
+                throw error("'\(dotted)' is an array of tables (line \(line)): write [[\(dotted)]] for another one", at: last.position)
             case .table(let t) where isArray && t.origin != .inline:
-                throw error("'\(path.joined(separator: "."))' is a table (line \(existing.keyPosition.line)), not an array of tables: write [[\(path.joined(separator: "."))]] for each of them, or [\(path.joined(separator: "."))] once", at: last.position)
+                throw error("'\(dotted)' is a table (line \(line)), not an array of tables: write [[\(dotted)]] for each of them, or [\(dotted)] once", at: last.position)
             case .table:
-                throw error("\(shownHeader) is defined twice (first at line \(existing.keyPosition.line))", at: last.position)
+                throw error("\(shownHeader) is defined twice (first at line \(line))", at: last.position)
             default:
-                throw error("'\(path.joined(separator: "."))' is already a value (line \(existing.keyPosition.line)), not a table", at: last.position)
+                throw error("'\(dotted)' is already a value (line \(line)), not a table", at: last.position)
             }
         }
         let t = TOMLTable(origin: .header, position: start)
         let value = isArray ? TOMLValue.Kind.tableArray([t]) : .table(t)
         table.append(TOMLEntry(key: last.key, keyPosition: last.position, value: TOMLValue(kind: value, position: start)))
         return (t, path)
+    }
+
+    /// A new table `part.key` in `table`, made on the way to a deeper key (by a header or a dotted key).
+    @inline(never) static func appendTable(to table: TOMLTable, _ origin: TOMLTable.Origin, _ part: (key: String, position: SourcePosition)) -> TOMLTable {
+        let t = TOMLTable(origin: origin, position: part.position)
+        table.append(TOMLEntry(key: part.key, keyPosition: part.position, value: TOMLValue(kind: .table(t), position: part.position)))
+        return t
     }
 
     // MARK: Keys
@@ -125,26 +134,26 @@ extension TOMLParser {
         let fullPath = path + keys.map { $0.key }
         skipWhitespace()
         guard peek == .equals else {
-            throw error("expected '=' after the key '\(keys.map { $0.key }.joined(separator: "."))', found \(found)", key: path)
+            throw error("expected '=' after the key '\(joined(fullPath, separator: ".", path.count..<fullPath.count))', found \(found)", key: path)
         }
         i += 1
         skipWhitespace()
         var target = table
-        for (n, part) in keys.dropLast().enumerated() {
+        for n in 0..<(keys.count - 1) {
+            let part = keys[n]
             if let k = target.index(of: part.key) {
                 guard case .table(let t) = target.entries[k].value.kind, t.origin == .dotted else {
-                    throw error("'\((path + keys[...n].map { $0.key }).joined(separator: "."))' is already defined (line \(target.entries[k].keyPosition.line)); it cannot be extended with a dotted key", at: part.position)
+                    throw error("'\(joined(fullPath, separator: ".", 0..<(path.count + n + 1)))' is already defined (line \(target.entries[k].keyPosition.line)); it cannot be extended with a dotted key", at: part.position)
                 }
                 target = t
             } else {
-                let t = TOMLTable(origin: .dotted, position: part.position)
-                target.append(TOMLEntry(key: part.key, keyPosition: part.position, value: TOMLValue(kind: .table(t), position: part.position)))
-                target = t
+                target = Self.appendTable(to: target, .dotted, part)
             }
         }
         let last = keys[keys.count - 1]
         if let existing = target[last.key] {
-            throw error("duplicate key '\(last.key)' (first set at line \(existing.keyPosition.line))", at: last.position, key: fullPath.dropLast().map { $0 })
+            throw error("duplicate key '\(last.key)' (first set at line \(existing.keyPosition.line))", at: last.position,
+                        dottedKey: fullPath.count > 1 ? joined(fullPath, separator: ".", 0..<(fullPath.count - 1)) : nil)
         }
         let value = try parseValue(key: fullPath, depth: depth)
         target.append(TOMLEntry(key: last.key, keyPosition: last.position, value: value))

@@ -9,22 +9,16 @@ extension TOMLParser {
             throw error("expected a value after '=', found \(found)", key: key)
         }
         switch b {
-        case .quote:
-            if bytes[i...].starts(with: [.quote, .quote, .quote]) {
-                throw error("multi-line strings (\"\"\") are not supported; use \\n in a one-line string", key: key)
+        case .quote, .apostrophe:
+            if i + 2 < bytes.count && bytes[i + 1] == b && bytes[i + 2] == b {
+                throw error(b == .quote ? "multi-line strings (\"\"\") are not supported; use \\n in a one-line string"
+                                        : "multi-line strings (''') are not supported; use \\n in a one-line string", key: key)
             }
-            return TOMLValue(kind: .string(try parseBasicString(key: key)), position: start)
-        case .apostrophe:
-            if bytes[i...].starts(with: [.apostrophe, .apostrophe, .apostrophe]) {
-                throw error("multi-line strings (''') are not supported; use \\n in a one-line string", key: key)
-            }
-            return TOMLValue(kind: .string(try parseLiteralString(key: key)), position: start)
-        case .openBracket:
+            let text = b == .quote ? try parseBasicString(key: key) : try parseLiteralString(key: key)
+            return TOMLValue(kind: .string(text), position: start)
+        case .openBracket, .openBrace:
             guard depth < Self.maximumDepth else { throw error("arrays and inline tables nested more than \(Self.maximumDepth) deep", key: key) }
-            return try parseArray(key: key, depth: depth + 1)
-        case .openBrace:
-            guard depth < Self.maximumDepth else { throw error("arrays and inline tables nested more than \(Self.maximumDepth) deep", key: key) }
-            return try parseInlineTable(key: key, depth: depth + 1)
+            return b == .openBracket ? try parseArray(key: key, depth: depth + 1) : try parseInlineTable(key: key, depth: depth + 1)
         default:
             return try parseScalarWord(key: key)
         }
@@ -61,17 +55,18 @@ extension TOMLParser {
             case UInt8(ascii: "u"), UInt8(ascii: "U"):
                 let count = e == UInt8(ascii: "u") ? 4 : 8
                 var value: UInt32 = 0
+                let escape = e == UInt8(ascii: "u") ? "\\u" : "\\U"
                 for _ in 0..<count {
-                    guard i < bytes.count, let digit = hexValue(bytes[i]) else {
-                        throw error("\\\(Character(Unicode.Scalar(e))) needs \(count) hexadecimal digits", at: escapeStart, key: key)
+                    guard i < bytes.count, Self.digitValue(bytes[i]) < 16 else {
+                        throw error("\(escape) needs \(count) hexadecimal digits", at: escapeStart, key: key)
                     }
-                    value = value << 4 | UInt32(digit)
+                    value = value << 4 | UInt32(Self.digitValue(bytes[i]))
                     i += 1
                 }
-                guard let scalar = Unicode.Scalar(value) else {
-                    throw error("\\\(Character(Unicode.Scalar(e)))\(String(value, radix: 16, uppercase: true)) is not a Unicode scalar value", at: escapeStart, key: key)
+                guard Unicode.Scalar(value) != nil else {
+                    throw error(escape + String(value, radix: 16, uppercase: true) + " is not a Unicode scalar value", at: escapeStart, key: key)
                 }
-                out.append(contentsOf: String(Character(scalar)).utf8)
+                Self.appendUTF8(value, to: &out)
             default:
                 i -= 1
                 throw error("unknown escape \\\(found.dropFirst().dropLast()) in a string; use \\\" \\\\ \\b \\t \\n \\f \\r \\uXXXX or \\UXXXXXXXX", at: escapeStart, key: key)
@@ -95,11 +90,29 @@ extension TOMLParser {
         }
     }
 
-    func hexValue(_ b: UInt8) -> UInt8? {
-        if b.isDigit { return b - UInt8(ascii: "0") }
+    /// The value of a digit in any radix up to 16 (`a`-`f` either case); 99 for any other byte.
+    static func digitValue(_ b: UInt8) -> Int {
+        if b.isDigit { return Int(b - UInt8(ascii: "0")) }
         let lower = b | 0x20
-        if lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "f") { return lower - UInt8(ascii: "a") + 10 }
-        return nil
+        if lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "f") { return Int(lower - UInt8(ascii: "a")) + 10 }
+        return 99
+    }
+
+    /// A Unicode scalar value's UTF-8 bytes (the caller checked it is one).
+    static func appendUTF8(_ v: UInt32, to out: inout [UInt8]) {
+        if v < 0x80 { out.append(UInt8(v)); return }
+        if v < 0x800 {
+            out.append(UInt8(0xC0 | v >> 6))
+        } else {
+            if v < 0x10000 {
+                out.append(UInt8(0xE0 | v >> 12))
+            } else {
+                out.append(UInt8(0xF0 | v >> 18))
+                out.append(UInt8(0x80 | (v >> 12) & 0x3F))
+            }
+            out.append(UInt8(0x80 | (v >> 6) & 0x3F))
+        }
+        out.append(UInt8(0x80 | v & 0x3F))
     }
 
     /// `[ v, v, ]`, across lines, with comments.
@@ -107,16 +120,19 @@ extension TOMLParser {
         let start = position
         i += 1
         var items: [TOMLValue] = []
+        var afterValue = false
         while true {
             try skipBlankSpace()
             guard i < bytes.count else { throw error("unterminated array (opened at line \(start.line), column \(start.column))", key: key) }
             if peek == .closeBracket { i += 1; break }
+            if afterValue {
+                guard peek == .comma else { throw error("expected ',' or ']' in the array, found \(found)", key: key) }
+                i += 1
+                afterValue = false
+                continue
+            }
             items.append(try parseValue(key: key, depth: depth))
-            try skipBlankSpace()
-            guard i < bytes.count else { throw error("unterminated array (opened at line \(start.line), column \(start.column))", key: key) }
-            if peek == .comma { i += 1; continue }
-            if peek == .closeBracket { i += 1; break }
-            throw error("expected ',' or ']' in the array, found \(found)", key: key)
+            afterValue = true
         }
         return TOMLValue(kind: .array(items), position: start)
     }
@@ -126,22 +142,26 @@ extension TOMLParser {
         let start = position
         i += 1
         let table = TOMLTable(origin: .inline, position: start)
-        skipWhitespace()
-        if peek == .closeBrace { i += 1; return TOMLValue(kind: .table(table), position: start) }
+        // 0 before the first key, 1 after a ',', 2 after a value.
+        var state = 0
         while true {
             skipWhitespace()
             if i >= bytes.count || peek == .newline || peek == .carriageReturn {
                 throw error("an inline table { ... } must close on the line where it opens", key: key)
             }
-            if peek == .closeBrace { throw error("no trailing ',' is allowed before '}' in an inline table", key: key) }
-            try parseKeyValue(into: table, path: key, depth: depth)
-            skipWhitespace()
-            if peek == .comma { i += 1; continue }
-            if peek == .closeBrace { i += 1; break }
-            if i >= bytes.count || peek == .newline || peek == .carriageReturn {
-                throw error("an inline table { ... } must close on the line where it opens", key: key)
+            if peek == .closeBrace {
+                if state == 1 { throw error("no trailing ',' is allowed before '}' in an inline table", key: key) }
+                i += 1
+                break
             }
-            throw error("expected ',' or '}' in the inline table, found \(found)", key: key)
+            if state == 2 {
+                guard peek == .comma else { throw error("expected ',' or '}' in the inline table, found \(found)", key: key) }
+                i += 1
+                state = 1
+                continue
+            }
+            try parseKeyValue(into: table, path: key, depth: depth)
+            state = 2
         }
         return TOMLValue(kind: .table(table), position: start)
     }
@@ -182,69 +202,82 @@ extension TOMLParser {
 
     /// TOML integers and floats; `nil` if `word` is neither.
     static func number(_ word: String) -> Number? {
-        var w = Array(word.utf8)
+        if word == "inf" || word == "+inf" { return .float(.infinity) }
+        if word == "-inf" { return .float(-.infinity) }
+        if word == "nan" || word == "+nan" || word == "-nan" { return .float(.nan) }
+        let w = Array(word.utf8)
+        var s = 0
         var negative = false
         if let first = w.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
             negative = first == UInt8(ascii: "-")
-            w.removeFirst()
+            s = 1
         }
-        if w == Array("inf".utf8) { return .float(negative ? -.infinity : .infinity) }
-        if w == Array("nan".utf8) { return .float(.nan) }
-        // Underscores only between two digits (or hex digits for 0x).
-        func digitsWithUnderscores(_ part: ArraySlice<UInt8>, isDigit: (UInt8) -> Bool) -> [UInt8]? {
-            guard let first = part.first, let last = part.last, isDigit(first), isDigit(last) else { return nil }
-            var out: [UInt8] = []
-            var previousWasDigit = false
-            for b in part {
-                if b == .underscore { guard previousWasDigit else { return nil }; previousWasDigit = false; continue }
-                guard isDigit(b) else { return nil }
-                out.append(b); previousWasDigit = true
-            }
-            return out
-        }
+        // The digits without their underscores, into one buffer read as a number at the end.
+        var text: [UInt8] = []
         // 0x, 0o, 0b
-        if w.count > 2, w[0] == UInt8(ascii: "0"), let radix = [UInt8(ascii: "x"): 16, UInt8(ascii: "o"): 8, UInt8(ascii: "b"): 2][w[1]] {
-            let valid: (UInt8) -> Bool = { b in
-                switch radix {
-                case 16: return b.isDigit || ((b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "f"))
-                case 8: return b >= UInt8(ascii: "0") && b <= UInt8(ascii: "7")
-                default: return b == UInt8(ascii: "0") || b == UInt8(ascii: "1")
-                }
+        if w.count - s > 2, w[s] == UInt8(ascii: "0") {
+            var radix = 0
+            switch w[s + 1] {
+            case UInt8(ascii: "x"): radix = 16
+            case UInt8(ascii: "o"): radix = 8
+            case UInt8(ascii: "b"): radix = 2
+            default: break
             }
-            guard let digits = digitsWithUnderscores(w[2...], isDigit: valid) else { return nil }
-            guard let magnitude = Int(String(decoding: digits, as: UTF8.self), radix: radix) else { return .outOfRange }
-            return .integer(negative ? -magnitude : magnitude)
+            if radix != 0 {
+                guard appendDigits(w, s + 2, w.count, radix: radix, to: &text) else { return nil }
+                guard let magnitude = Int(String(decoding: text, as: UTF8.self), radix: radix) else { return .outOfRange }
+                return .integer(negative ? -magnitude : magnitude)
+            }
         }
         // Decimal: int [. frac] [e exp]
-        let exponentIndex = w.firstIndex { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
-        let mantissa = w[..<(exponentIndex ?? w.count)]
-        let dotIndex = mantissa.firstIndex(of: .dot)
-        let intPart = mantissa[..<(dotIndex ?? mantissa.endIndex)]
-        guard let intDigits = digitsWithUnderscores(intPart, isDigit: { $0.isDigit }) else { return nil }
-        if intDigits.count > 1 && intDigits[0] == UInt8(ascii: "0") { return nil }  // no leading zeros
-        var text = (negative ? "-" : "") + String(decoding: intDigits, as: UTF8.self)
-        var isFloat = false
-        if let dotIndex {
-            guard let frac = digitsWithUnderscores(mantissa[(dotIndex + 1)...], isDigit: { $0.isDigit }) else { return nil }
-            text += "." + String(decoding: frac, as: UTF8.self)
-            isFloat = true
+        var exponent = w.count
+        var dot: Int?
+        for k in s..<w.count {
+            if w[k] | 0x20 == UInt8(ascii: "e") { exponent = k; break }
+            if w[k] == .dot && dot == nil { dot = k }
         }
-        if let exponentIndex {
-            var exponent = w[(exponentIndex + 1)...]
-            var sign = ""
-            if let s = exponent.first, s == UInt8(ascii: "+") || s == UInt8(ascii: "-") {
-                sign = s == UInt8(ascii: "-") ? "-" : ""
-                exponent = exponent.dropFirst()
+        if negative { text.append(UInt8(ascii: "-")) }
+        let intStart = text.count
+        guard appendDigits(w, s, dot ?? exponent, radix: 10, to: &text) else { return nil }
+        if text.count - intStart > 1 && text[intStart] == UInt8(ascii: "0") { return nil }  // no leading zeros
+        if let dot {
+            text.append(.dot)
+            guard appendDigits(w, dot + 1, exponent, radix: 10, to: &text) else { return nil }
+        }
+        if exponent < w.count {
+            text.append(UInt8(ascii: "e"))
+            var from = exponent + 1
+            if from < w.count, w[from] == UInt8(ascii: "+") || w[from] == UInt8(ascii: "-") {
+                if w[from] == UInt8(ascii: "-") { text.append(w[from]) }
+                from += 1
             }
-            guard let digits = digitsWithUnderscores(exponent, isDigit: { $0.isDigit }) else { return nil }
-            text += "e" + sign + String(decoding: digits, as: UTF8.self)
-            isFloat = true
+            guard appendDigits(w, from, w.count, radix: 10, to: &text) else { return nil }
         }
-        if isFloat {
-            guard let d = Double(text) else { return nil }
+        let number = String(decoding: text, as: UTF8.self)
+        if dot != nil || exponent < w.count {
+            guard let d = Double(number) else { return nil }
             return d.isFinite ? .float(d) : .outOfRange
         }
-        guard let n = Int(text) else { return .outOfRange }
+        guard let n = Int(number) else { return .outOfRange }
         return .integer(n)
+    }
+
+    /// The digits of `w[from..<to]` in `radix`, without their underscores, appended to `out`;
+    /// false unless it is digits with underscores only between two of them.
+    static func appendDigits(_ w: [UInt8], _ from: Int, _ to: Int, radix: Int, to out: inout [UInt8]) -> Bool {
+        guard from < to, digitValue(w[from]) < radix, digitValue(w[to - 1]) < radix else { return false }
+        var previousWasDigit = false
+        for k in from..<to {
+            let b = w[k]
+            if b == .underscore {
+                guard previousWasDigit else { return false }
+                previousWasDigit = false
+                continue
+            }
+            guard digitValue(b) < radix else { return false }
+            out.append(b)
+            previousWasDigit = true
+        }
+        return true
     }
 }

@@ -96,6 +96,18 @@ struct TOMLValue {
     }
 }
 
+/// `parts[range]` joined by `separator` (dotted keys, lists in messages): one call, where the
+/// standard library's `joined(separator:)` expanded in place at each of a dozen sites.
+@inline(never) func joined(_ parts: [String], separator: String, _ range: Range<Int>? = nil) -> String {
+    let range = range ?? 0..<parts.count
+    var out = ""
+    for n in range {
+        if n > range.lowerBound { out += separator }
+        out += parts[n]
+    }
+    return out
+}
+
 /// `"text"` with `"`, `\` and control characters escaped as in TOML.
 func quoted(_ s: String) -> String {
     var out = "\""

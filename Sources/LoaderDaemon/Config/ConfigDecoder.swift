@@ -1,0 +1,325 @@
+import Raster
+import Displays
+import FixedPoint
+import LinuxSystem
+import Loaders
+import CompactText
+
+/// Turns the parsed TOML tree into a `Config`, checking every key and value.
+///
+/// The sections' decoders and the error builders are `@inline(never)`: run once per file, they
+/// were otherwise inlined into `decode` (one 47 KB function whose hundreds of message literals the
+/// optimiser kept in stack slots across all of it) and `unknownKey` into each section besides.
+/// Kept apart, x86_64 loaderd is 12.7 KB smaller (docs/PERFORMANCE.md, "29 Nov").
+///
+/// Keys are told apart by their index in `Config.knownKeys` (`knownIndex`), not by a `switch` over
+/// their names: each `case "name":` was a comparison and a literal of its own, and the table
+/// names them already.
+struct ConfigDecoder {
+    let source: String
+    /// Every error found so far: each key is checked on its own and the file is read to its end,
+    /// so all of its errors are reported at once (`ConfigError.more`), up to `reportedLimit`.
+    private(set) var problems: [ConfigError] = []
+    /// Errors past the limit, counted only: a hostile file of 60,000 bad keys made 60,000 lines
+    /// and 49 MB of messages.
+    private(set) var unreported = 0
+    static let reportedLimit = 50
+
+    /// Whether to check what start-up would find about this machine too: that the socket's group
+    /// exists (`--check-config`; the daemon itself finds that out when it makes the socket).
+    let checksMachine: Bool
+
+    init(source: String, checksMachine: Bool = false) { self.source = source; self.checksMachine = checksMachine }
+
+    mutating func report(_ error: ConfigError) {
+        if problems.count < Self.reportedLimit { problems.append(error) } else { unreported += 1 }
+    }
+
+    func error(_ message: String, at position: SourcePosition, key: String?) -> ConfigError {
+        ConfigError(source: source, line: position.line, column: position.column, key: key, message: message)
+    }
+
+    /// "expected WHAT, got VALUE" at the value: the form most of the file's errors take (for a
+    /// string value, `shown` is the string quoted).
+    func expected(_ what: String, _ value: TOMLValue, key: String) -> ConfigError {
+        error("expected " + what + ", got " + value.shown, at: value.position, key: key)
+    }
+
+    /// The index of `key` among `table`'s keys in `Config.knownKeys`; nil for an unknown key.
+    @inline(never) static func knownIndex(_ key: String, _ table: Config.Table) -> Int? {
+        let keys = Config.knownKeys[table.rawValue].keys
+        for n in 0..<keys.count where keys[n] == key { return n }
+        return nil
+    }
+
+    /// "unknown key 'fsp' in [daemon] (did you mean 'fps'?); known keys: ..."
+    @inline(never) func unknownKey(_ entry: TOMLEntry, table: Config.Table) -> ConfigError {
+        let (name, known) = Config.knownKeys[table.rawValue]
+        if table == .top {
+            let hint = suggestion(for: entry.key, among: known).map { $0 == "display" ? " (did you mean [[display]]?)" : " (did you mean [" + $0 + "]?)" } ?? ""
+            return error("unknown table or key '\(entry.key)'\(hint); the file has [daemon], [loader], [[display]], [boot] and [screen]", at: entry.keyPosition, key: nil)
+        }
+        return error("unknown key '\(entry.key)' in [\(name)]\(didYouMean(entry.key, known)); known keys: " + joined(known, separator: ", "), at: entry.keyPosition, key: nil)
+    }
+
+    mutating func decode(_ root: TOMLTable) throws(ConfigError) -> Config {
+        var config = Config()
+        for entry in root.entries {
+            do throws(ConfigError) {
+                switch Self.knownIndex(entry.key, .top) {
+                case 0: config.daemon = decodeDaemon(try table(entry))
+                case 1: config.loader = decodeLoader(try table(entry))
+                case 2: config.displays = try decodeDisplays(entry)
+                case 3: config.boot = decodeBoot(try table(entry))
+                case 4: config.screen = decodeScreen(try table(entry))
+                default: throw unknownKey(entry, table: .top)
+                }
+            } catch {
+                report(error)
+            }
+        }
+        guard var error = ConfigError.combined(problems) else { return config }
+        if unreported > 0 {
+            error.more.append(ConfigError(source: source, message: "and \(unreported) more errors not shown; fix the ones above first"))
+        }
+        throw error
+    }
+
+    /// The section `entry` is (its key is the section's name).
+    @inline(never) func table(_ entry: TOMLEntry) throws(ConfigError) -> TOMLTable {
+        let name = entry.key
+        switch entry.value.kind {
+        case .table(let t): return t
+        case .tableArray: throw error("[[\(name)]] is a single table: write [\(name)]", at: entry.value.position, key: name)
+        default: throw expected("a table [\(name)]", entry.value, key: name)
+        }
+    }
+
+    // MARK: Sections
+
+    @inline(never) private mutating func decodeDaemon(_ table: TOMLTable) -> Config.Daemon {
+        var d = Config.Daemon()
+        for entry in table.entries {
+            do { try daemonSetting(entry, into: &d) } catch { report(error) }
+        }
+        return d
+    }
+
+    /// One key of [daemon] (each on its own: an error in one leaves the others checked).
+    @inline(never) private func daemonSetting(_ entry: TOMLEntry, into d: inout Config.Daemon) throws(ConfigError) {
+        let key = "daemon." + entry.key
+        switch Self.knownIndex(entry.key, .daemon) {
+        case 0:  // socket
+            let path = try string(entry, key)
+            if let problem = SocketPath.problem(path) { throw expected(problem, entry.value, key: key) }
+            d.socket = path
+        case 1:  // socket_group
+            // A group ID may be written as a TOML integer, as /etc/group and chown(1) write it.
+            var group = ""
+            switch entry.value.kind {
+            case .string(let name): group = name
+            case .integer(let id) where id >= 0 && id < Int(UInt32.max): group = String(id)
+            default: break
+            }
+            guard !group.isEmpty, !group.contains(where: { $0 == " " || $0 == ":" || $0 == "/" }) else {
+                throw expected("a group name or number", entry.value, key: key)
+            }
+            if checksMachine, Daemon.groupID(named: group) == nil {
+                throw error("no group \(quoted(group)) on this machine (getent group lists them; the package and README's install make 'loaderd')",
+                            at: entry.value.position, key: key)
+            }
+            d.socketGroup = group
+        case 2: d.maxClients = try integer(entry, key, 1...4096)
+        case 3:  // idle_timeout
+            let seconds = try number(entry, key, 0...86400, what: "a number of seconds from 0 (never) to 86400")
+            // The command line's rule too (IdleTimeout): 1e-10 is neither "never" nor a timeout.
+            if let problem = IdleTimeout.problem(seconds: seconds) { throw error(problem, at: entry.value.position, key: key) }
+            d.idleTimeout = Time.microseconds(seconds: seconds)
+        case 4:  // display_timeout
+            let seconds = try number(entry, key, 0...DisplayTimeout.maximumSeconds, what: "a number of seconds: 0 (wait forever) or from 0.1 to 86400")
+            if let problem = DisplayTimeout.problem(seconds: seconds) { throw error(problem, at: entry.value.position, key: key) }
+            d.displayTimeout = Time.microseconds(seconds: seconds)
+        case 5: d.maxLine = try integer(entry, key, 256...1_048_576)
+        case 6:  // log_level
+            let word = try string(entry, key)
+            guard let level = Logger.Level(rawValue: word.asciiLowercased()) else {
+                throw expected("one of " + joined(Logger.Level.allCases.map { $0.rawValue }, separator: ", "), entry.value, key: key)
+            }
+            d.logLevel = level
+        default: throw unknownKey(entry, table: .daemon)
+        }
+    }
+
+    @inline(never) private mutating func decodeLoader(_ table: TOMLTable) -> Config.LoaderSettings {
+        var l = Config.LoaderSettings()
+        var parametersEntry: TOMLEntry?
+        for entry in table.entries {
+            do { try loaderSetting(entry, into: &l, parametersEntry: &parametersEntry) } catch { report(error) }
+        }
+        // The parameters are checked against the loader they are for: not at all when the name
+        // was refused above (that error is reported; "set loader.name" would be a wrong second one).
+        if let parametersEntry {
+            if let name = l.name {
+                do {
+                    try Catalog.validate(name, assignments: l.parameters.assignments)
+                    if case .table(let t) = parametersEntry.value.kind { checkParameterKinds(t, loader: name) }
+                } catch {
+                    // Every bad parameter, as every other bad key is: each is checked alone; the
+                    // whole set's error stands when none is wrong alone (a combination).
+                    var reported = false
+                    for p in l.parameters.assignments {
+                        do throws(LoaderError) { try Catalog.validate(name, assignments: [p]) } catch {
+                            report(parameterError(error, name: name, entry: parametersEntry))
+                            reported = true
+                        }
+                    }
+                    if !reported { report(parameterError(error, name: name, entry: parametersEntry)) }
+                }
+            } else if table["name"] == nil {
+                report(error("parameters need a loader: set loader.name too", at: parametersEntry.keyPosition, key: "loader.parameters"))
+            }
+        }
+        return l
+    }
+
+    /// One key of [loader].
+    @inline(never) private func loaderSetting(_ entry: TOMLEntry, into l: inout Config.LoaderSettings, parametersEntry: inout TOMLEntry?) throws(ConfigError) {
+        let key = "loader." + entry.key
+        switch Self.knownIndex(entry.key, .loader) {
+        case 0: l.name = try loaderName(entry, key)
+        case 1:  // parameters
+            guard case .table(let t) = entry.value.kind else {
+                throw expected("a table of key = \"value\", e.g. { fill = \"#0a66c2\" }", entry.value, key: key)
+            }
+            for p in t.entries {
+                guard let text = p.value.scalarText else {
+                    throw expected("a string, number or boolean", p.value, key: key + "." + p.key)
+                }
+                l.parameters.append(Config.Parameter(p.key, text))
+            }
+            parametersEntry = entry
+        case 2:  // message
+            let text = try string(entry, key)
+            guard text.count <= 256 else { throw error("expected at most 256 characters, got \(text.count)", at: entry.value.position, key: key) }
+            guard !text.unicodeScalars.contains(where: { $0.isControl }) else {
+                throw error("the message must be one line without control characters", at: entry.value.position, key: key)
+            }
+            l.message = text
+        case 3:  // message_style
+            let word = try string(entry, key)
+            guard let style = MessageStyle(rawValue: word.asciiLowercased()) else {
+                throw expected("one of " + joined(MessageStyle.allCases.map { $0.rawValue }, separator: ", "), entry.value, key: key)
+            }
+            l.messageStyle = style
+        case 4:  // progress
+            l.progress = try number(entry, key, 0...100, what: "a number from 0 to 100")
+        default: throw unknownKey(entry, table: .loader)
+        }
+    }
+
+    /// A catalog refusal, placed at the offending parameter.
+    @inline(never) private func parameterError(_ error: LoaderError, name: String, entry: TOMLEntry) -> ConfigError {
+        guard case .parameter(let p) = error, case .table(let t) = entry.value.kind, let bad = t[p.key] else {
+            return self.error(error.description, at: entry.value.position, key: "loader.parameters")
+        }
+        let key = "loader.parameters." + p.key
+        if p.reason.hasPrefix("unknown parameter") {
+            var known: [String] = []
+            if let type = Catalog.type(named: name) {
+                known = type.parameters.map { $0.key }
+                if !type.presets.isEmpty { known.append("preset") }
+            }
+            return self.error("unknown parameter '\(p.key)' for \(name)\(didYouMean(p.key, known)); \(name) accepts " + joined(known, separator: ", "), at: bad.keyPosition, key: nil)
+        }
+        return self.error("\(p.reason), got \(bad.value.shown)", at: bad.value.position, key: key)
+    }
+
+    @inline(never) private mutating func decodeBoot(_ table: TOMLTable) -> Config.Boot {
+        var b = Config.Boot()
+        for entry in table.entries {
+            do { try bootSetting(entry, into: &b) } catch { report(error) }
+        }
+        return b
+    }
+
+    /// One key of [boot].
+    @inline(never) private func bootSetting(_ entry: TOMLEntry, into b: inout Config.Boot) throws(ConfigError) {
+        let key = "boot." + entry.key
+        switch Self.knownIndex(entry.key, .boot) {
+        case 0: b.psplashFifo = try boolean(entry, key)
+        case 1: b.psplashFifoDir = try absolutePath(entry, key)
+        case 2:  // plymouth
+            if case .string(let word) = entry.value.kind, word == "auto" {
+                b.plymouth = true; b.plymouthIfFree = true
+            } else if case .boolean(let on) = entry.value.kind {
+                b.plymouth = on; b.plymouthIfFree = false
+            } else {
+                throw expected("true, false or \"auto\" (answer only when plymouthd is not running)", entry.value, key: key)
+            }
+        case 3: b.timeline = try absolutePath(entry, key)
+        case 4: b.statusMessages = try boolean(entry, key)
+        case 5: b.shutdownLoader = try loaderName(entry, key)
+        case 6: b.rebootLoader = try loaderName(entry, key)
+        default: throw unknownKey(entry, table: .boot)
+        }
+    }
+
+    // MARK: Typed values
+
+    func absolutePath(_ entry: TOMLEntry, _ key: String) throws(ConfigError) -> String {
+        let path = try string(entry, key)
+        guard path.hasPrefix("/"), path.utf8.count < 4096, !path.contains("\0") else {
+            throw expected("an absolute path (starting with /)", entry.value, key: key)
+        }
+        return path
+    }
+
+    func loaderName(_ entry: TOMLEntry, _ key: String) throws(ConfigError) -> String {
+        let name = try string(entry, key)
+        guard let type = Catalog.type(named: name) else {
+            throw error("unknown loader \(quoted(name))\(didYouMean(name, Catalog.names)); available: " + joined(Catalog.names, separator: ", "), at: entry.value.position, key: key)
+        }
+        return type.name
+    }
+
+    func string(_ entry: TOMLEntry, _ key: String) throws(ConfigError) -> String {
+        guard case .string(let s) = entry.value.kind else {
+            throw expected("a string", entry.value, key: key)
+        }
+        return s
+    }
+
+    func boolean(_ entry: TOMLEntry, _ key: String) throws(ConfigError) -> Bool {
+        guard case .boolean(let b) = entry.value.kind else {
+            throw expected("true or false", entry.value, key: key)
+        }
+        return b
+    }
+
+    func integer(_ entry: TOMLEntry, _ key: String, _ range: ClosedRange<Int>) throws(ConfigError) -> Int {
+        guard case .integer(let n) = entry.value.kind, range.contains(n) else {
+            throw expected("an integer from \(range.lowerBound) to \(range.upperBound)", entry.value, key: key)
+        }
+        return n
+    }
+
+    func number(_ entry: TOMLEntry, _ key: String, _ range: ClosedRange<Double>, what: String) throws(ConfigError) -> Double {
+        let value: Double
+        switch entry.value.kind {
+        case .integer(let n): value = Double(n)
+        case .float(let d, _): value = d
+        default: value = .nan
+        }
+        guard value.isFinite, range.contains(value) else {
+            throw expected(what, entry.value, key: key)
+        }
+        return value
+    }
+}
+
+/// " (did you mean 'word'?)" when `word` is a likely typo of one of `candidates` (in `quote`s),
+/// else "": every "did you mean" of the decoder, built in one place.
+@inline(never) func didYouMean(_ word: String, _ candidates: [String], quote: String = "'") -> String {
+    guard let near = suggestion(for: word, among: candidates) else { return "" }
+    return " (did you mean " + quote + near + quote + "?)"
+}
