@@ -185,20 +185,39 @@ extension Config {
 
     /// The bytes as a String, or an error at the first byte that is not UTF-8.
     static func decodeUTF8(_ bytes: [UInt8], source: String) throws(ConfigError) -> String {
-        var parser = Unicode.UTF8.ForwardParser()
-        var iterator = bytes.makeIterator()
         var offset = 0, line = 1, column = 1
-        while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let encoded):
-                if encoded.count == 1 && encoded.first == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
-                offset += encoded.count
-            case .emptyInput:
-                return String(decoding: bytes, as: UTF8.self)
-            case .error:
+        while offset < bytes.count {
+            let length = scalarLength(bytes, at: offset)
+            guard length > 0 else {
                 throw ConfigError(source: source, line: line, column: column,
                                   message: "byte 0x\(String(bytes[offset], radix: 16, uppercase: true)) is not UTF-8; the file must be UTF-8 text")
             }
+            if bytes[offset] == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+            offset += length
         }
+        return utf8Text(bytes, 0, bytes.count)
+    }
+
+    /// The length of the well-formed UTF-8 sequence at `offset` (Unicode's table 3-7: no overlong
+    /// forms, surrogates or values past U+10FFFF), 0 if there is none. By hand: the standard
+    /// library's UTF-8 parser was 0.6 KB of generic code here.
+    static func scalarLength(_ bytes: [UInt8], at offset: Int) -> Int {
+        let lead = bytes[offset]
+        if lead < 0x80 { return 1 }
+        // The length, and the range of the second byte (the others are 80...BF).
+        var length = 0, low: UInt8 = 0x80, high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE, 0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: return 0
+        }
+        guard offset + length <= bytes.count, bytes[offset + 1] >= low, bytes[offset + 1] <= high else { return 0 }
+        for n in (offset + 2)..<(offset + length) where bytes[n] < 0x80 || bytes[n] > 0xBF { return 0 }
+        return length
     }
 }

@@ -119,6 +119,11 @@ struct TOMLParser {
         return ConfigError(source: source, line: p.line, column: p.column, key: dottedKey, message: message)
     }
 
+    /// "WHAT, found 'x'" at the cursor: the parser's syntax errors, built in one place.
+    func unexpected(_ what: String, key: [String] = []) -> ConfigError {
+        error(what + ", found " + found, key: key)
+    }
+
     /// The character at `i`, for messages: `'x'`, `end of line`, `end of file`.
     var found: String {
         guard i < bytes.count else { return "end of file" }
@@ -127,7 +132,7 @@ struct TOMLParser {
         if b < 0x20 || b == 0x7F { return "control character U+" + String(b, radix: 16, uppercase: true) }
         var end = i + 1
         while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end += 1 }
-        return "'" + String(decoding: bytes[i..<end], as: UTF8.self) + "'"
+        return "'" + utf8Text(bytes, i, end) + "'"
     }
 
     var peek: UInt8? { i < bytes.count ? bytes[i] : nil }
@@ -169,7 +174,7 @@ struct TOMLParser {
         try skipComment()
         guard i < bytes.count else { return }
         guard try consumeNewline() else {
-            throw error("expected the end of the line after \(what), found \(found)", key: key)
+            throw unexpected("expected the end of the line after " + what, key: key)
         }
     }
 

@@ -31,10 +31,10 @@ extension TOMLParser {
         skipWhitespace()
         let keys = try parseKey()
         skipWhitespace()
-        guard peek == .closeBracket else { throw error("expected '\(isArray ? "]]" : "]")' to close the table header, found \(found)") }
+        guard peek == .closeBracket else { throw unexpected(isArray ? "expected ']]' to close the table header" : "expected ']' to close the table header") }
         i += 1
         if isArray {
-            guard peek == .closeBracket else { throw error("expected ']]' to close the array-of-tables header, found \(found)") }
+            guard peek == .closeBracket else { throw unexpected("expected ']]' to close the array-of-tables header") }
             i += 1
         }
         let path = keys.map { $0.key }
@@ -116,9 +116,9 @@ extension TOMLParser {
             } else if b.isBareKey {
                 let from = i
                 while i < bytes.count && bytes[i].isBareKey { i += 1 }
-                parts.append((String(decoding: bytes[from..<i], as: UTF8.self), start))
+                parts.append((utf8Text(bytes, from, i), start))
             } else {
-                throw error("expected a key (letters, digits, '_', '-', or a quoted key), found \(found)")
+                throw unexpected("expected a key (letters, digits, '_', '-', or a quoted key)")
             }
             skipWhitespace()
             guard peek == .dot else { return parts }
@@ -134,7 +134,7 @@ extension TOMLParser {
         let fullPath = path + keys.map { $0.key }
         skipWhitespace()
         guard peek == .equals else {
-            throw error("expected '=' after the key '\(joined(fullPath, separator: ".", path.count..<fullPath.count))', found \(found)", key: path)
+            throw unexpected("expected '=' after the key '" + joined(fullPath, separator: ".", path.count..<fullPath.count) + "'", key: path)
         }
         i += 1
         skipWhitespace()

@@ -96,6 +96,12 @@ struct TOMLValue {
     }
 }
 
+/// `bytes[from..<to]` as a String, as `String(decoding:as:)` reads it: one call, where each
+/// site expanded the validation and the small-string paths in place.
+@inline(never) func utf8Text(_ bytes: [UInt8], _ from: Int, _ to: Int) -> String {
+    String(decoding: bytes[from..<to], as: UTF8.self)
+}
+
 /// `parts[range]` joined by `separator` (dotted keys, lists in messages): one call, where the
 /// standard library's `joined(separator:)` expanded in place at each of a dozen sites.
 @inline(never) func joined(_ parts: [String], separator: String, _ range: Range<Int>? = nil) -> String {
@@ -109,25 +115,33 @@ struct TOMLValue {
 }
 
 /// `"text"` with `"`, `\` and control characters escaped as in TOML.
+///
+/// On the UTF-8 bytes: every byte escaped is ASCII, and the others are copied as they are.
 func quoted(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\t": out += "\\t"
-        case "\r": out += "\\r"
-        default:
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                out.unicodeScalars.append(scalar)
+    var out: [UInt8] = [.quote]
+    for b in Array(s.utf8) {
+        // What follows the backslash of an escape; 0: the byte as it is.
+        var escape: UInt8 = 0
+        switch b {
+        case .quote, .backslash: escape = b
+        case .newline: escape = UInt8(ascii: "n")
+        case .tab: escape = UInt8(ascii: "t")
+        case .carriageReturn: escape = UInt8(ascii: "r")
+        default: if b < 0x20 || b == 0x7F { escape = UInt8(ascii: "u") }
+        }
+        // The byte, `\x`, or `\u00XX` with the hexadecimal digits in upper case: one append.
+        let count = escape == 0 ? 1 : escape == UInt8(ascii: "u") ? 6 : 2
+        for n in 0..<count {
+            var c = n == 0 ? (escape == 0 ? b : .backslash) : n == 1 ? escape : UInt8(ascii: "0")
+            if n >= 4 {
+                let digit = n == 4 ? b >> 4 : b & 15
+                c = digit < 10 ? digit + UInt8(ascii: "0") : digit - 10 + UInt8(ascii: "A")
             }
+            out.append(c)
         }
     }
-    return out + "\""
+    out.append(.quote)
+    return utf8Text(out, 0, out.count)
 }
 
 // Structural equality, for tests and for telling whether a reload changed anything.
