@@ -66,18 +66,17 @@ struct ConfigDecoder {
 
     mutating func decode(_ root: TOMLTable) throws(ConfigError) -> Config {
         var config = Config()
+        // Each section reports its own errors (no `throws` here: each `try` with its `catch` was
+        // code of its own).
         for entry in root.entries {
-            do throws(ConfigError) {
-                switch Self.knownIndex(entry.key, .top) {
-                case 0: config.daemon = decodeDaemon(try table(entry))
-                case 1: config.loader = decodeLoader(try table(entry))
-                case 2: config.displays = try decodeDisplays(entry)
-                case 3: config.boot = decodeBoot(try table(entry))
-                case 4: config.screen = decodeScreen(try table(entry))
-                default: throw unknownKey(entry, table: .top)
-                }
-            } catch {
-                report(error)
+            guard let n = Self.knownIndex(entry.key, .top) else { report(unknownKey(entry, table: .top)); continue }
+            if n == 2 { config.displays = decodeDisplays(entry); continue }
+            guard let t = table(entry) else { continue }
+            switch n {
+            case 0: config.daemon = decodeDaemon(t)
+            case 1: config.loader = decodeLoader(t)
+            case 3: config.boot = decodeBoot(t)
+            default: config.screen = decodeScreen(t)
             }
         }
         guard var error = ConfigError.combined(problems) else { return config }
@@ -87,14 +86,15 @@ struct ConfigDecoder {
         throw error
     }
 
-    /// The section `entry` is (its key is the section's name).
-    @inline(never) func table(_ entry: TOMLEntry) throws(ConfigError) -> TOMLTable {
+    /// The section `entry` is (its key is the section's name); nil, reported, when it is not a table.
+    @inline(never) mutating func table(_ entry: TOMLEntry) -> TOMLTable? {
         let name = entry.key
         switch entry.value.kind {
         case .table(let t): return t
-        case .tableArray: throw error("[[\(name)]] is a single table: write [\(name)]", at: entry.value.position, key: name)
-        default: throw expected("a table [\(name)]", entry.value, key: name)
+        case .tableArray: report(error("[[\(name)]] is a single table: write [\(name)]", at: entry.value.position, key: name))
+        default: report(expected("a table [\(name)]", entry.value, key: name))
         }
+        return nil
     }
 
     // MARK: Sections
