@@ -169,8 +169,8 @@ struct ConfigDecoder {
                     // Every bad parameter, as every other bad key is: each is checked alone; the
                     // whole set's error stands when none is wrong alone (a combination).
                     var reported = false
-                    for p in l.parameters.assignments {
-                        do throws(LoaderError) { try Catalog.validate(name, assignments: [p]) } catch {
+                    for p in l.parameters {
+                        do throws(LoaderError) { try Catalog.validate(name, assignments: [(p.key, p.value)]) } catch {
                             report(parameterError(error, name: name, entry: parametersEntry))
                             reported = true
                         }

@@ -120,7 +120,7 @@ struct TOMLParser {
     }
 
     /// "WHAT, found 'x'" at the cursor: the parser's syntax errors, built in one place.
-    func unexpected(_ what: String, key: [String] = []) -> ConfigError {
+    @inline(never) func unexpected(_ what: String, key: [String] = []) -> ConfigError {
         error(what + ", found " + found, key: key)
     }
 

@@ -71,20 +71,23 @@ extension TOMLParser {
             }
             let existing = table.entries[k]
             let line = existing.keyPosition.line
+            // One `throw` for the four refusals (each was code of its own).
+            let message: String
             switch existing.value.kind {
             case .table(let t) where !isArray && t.origin == .implicit:
                 t.origin = .header
                 t.position = start
                 return (t, path)
             case .tableArray:
-                throw error("'\(dotted)' is an array of tables (line \(line)): write [[\(dotted)]] for another one", at: last.position)
+                message = "'\(dotted)' is an array of tables (line \(line)): write [[\(dotted)]] for another one"
             case .table(let t) where isArray && t.origin != .inline:
-                throw error("'\(dotted)' is a table (line \(line)), not an array of tables: write [[\(dotted)]] for each of them, or [\(dotted)] once", at: last.position)
+                message = "'\(dotted)' is a table (line \(line)), not an array of tables: write [[\(dotted)]] for each of them, or [\(dotted)] once"
             case .table:
-                throw error("\(shownHeader) is defined twice (first at line \(line))", at: last.position)
+                message = "\(shownHeader) is defined twice (first at line \(line))"
             default:
-                throw error("'\(dotted)' is already a value (line \(line)), not a table", at: last.position)
+                message = "'\(dotted)' is already a value (line \(line)), not a table"
             }
+            throw error(message, at: last.position)
         }
         let t = TOMLTable(origin: .header, position: start)
         let value = isArray ? TOMLValue.Kind.tableArray([t]) : .table(t)

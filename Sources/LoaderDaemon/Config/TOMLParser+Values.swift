@@ -186,36 +186,43 @@ extension TOMLParser {
         }
         if word == "true" { return TOMLValue(kind: .boolean(true), position: start) }
         if word == "false" { return TOMLValue(kind: .boolean(false), position: start) }
-        if let number = Self.number(word) {
+        let w = Array(bytes[from..<i])
+        // One `throw` for the four refusals.
+        let message: String
+        if let number = Self.number(w) {
             switch number {
             case .integer(let n): return TOMLValue(kind: .integer(n), position: start)
             case .float(let d): return TOMLValue(kind: .float(d, text: word), position: start)
-            case .outOfRange: throw error("\(word) is out of range (integers must fit in 64 bits, decimals must be finite)", at: start, key: key)
+            case .outOfRange: message = "\(word) is out of range (integers must fit in 64 bits, decimals must be finite)"
             }
+        } else if w.contains(UInt8(ascii: ":")) || (w.count >= 5 && w[0..<4].allSatisfy { $0.isDigit } && w[4] == UInt8(ascii: "-")) {
+            message = "dates and times are not supported; write \(word) as a \"string\""
+        } else if w.first.map({ $0.isLetter }) ?? false {
+            message = "\(word) is not a value; strings need quotes: \"\(word)\""
+        } else {
+            message = "\(word) is not a number"
         }
-        let w = Array(word.utf8)
-        if w.contains(UInt8(ascii: ":")) || (w.count >= 5 && w[0..<4].allSatisfy { $0.isDigit } && w[4] == UInt8(ascii: "-")) {
-            throw error("dates and times are not supported; write \(word) as a \"string\"", at: start, key: key)
-        }
-        if w.first.map({ $0.isLetter }) ?? false {
-            throw error("\(word) is not a value; strings need quotes: \"\(word)\"", at: start, key: key)
-        }
-        throw error("\(word) is not a number", at: start, key: key)
+        throw error(message, at: start, key: key)
     }
 
     enum Number: Equatable { case integer(Int), float(Double), outOfRange }
 
     /// TOML integers and floats; `nil` if `word` is neither.
-    static func number(_ word: String) -> Number? {
-        if word == "inf" || word == "+inf" { return .float(.infinity) }
-        if word == "-inf" { return .float(-.infinity) }
-        if word == "nan" || word == "+nan" || word == "-nan" { return .float(.nan) }
-        let w = Array(word.utf8)
+    static func number(_ word: String) -> Number? { number(Array(word.utf8)) }
+
+    /// The same, on the word's bytes.
+    static func number(_ w: [UInt8]) -> Number? {
         var s = 0
         var negative = false
         if let first = w.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
             negative = first == UInt8(ascii: "-")
             s = 1
+        }
+        if w.count - s == 3 {
+            // "inf" and "nan" as one number each, not three comparisons of strings apiece.
+            let letters = UInt32(w[s]) << 16 | UInt32(w[s + 1]) << 8 | UInt32(w[s + 2])
+            if letters == 0x69_6E66 { return .float(negative ? -.infinity : .infinity) }  // inf
+            if letters == 0x6E_616E { return .float(.nan) }  // nan
         }
         // The digits without their underscores, into one buffer read as a number at the end.
         var text: [UInt8] = []
