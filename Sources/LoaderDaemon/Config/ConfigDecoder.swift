@@ -110,7 +110,8 @@ struct ConfigDecoder {
     /// One key of [daemon] (each on its own: an error in one leaves the others checked).
     @inline(never) private func daemonSetting(_ entry: TOMLEntry, into d: inout Config.Daemon) throws(ConfigError) {
         let key = "daemon." + entry.key
-        switch Self.knownIndex(entry.key, .daemon) {
+        let n = Self.knownIndex(entry.key, .daemon)
+        switch n {
         case 0:  // socket
             let path = try string(entry, key)
             if let problem = SocketPath.problem(path) { throw expected(problem, entry.value, key: key) }
@@ -132,15 +133,15 @@ struct ConfigDecoder {
             }
             d.socketGroup = group
         case 2: d.maxClients = try integer(entry, key, 1...4096)
-        case 3:  // idle_timeout
-            let seconds = try number(entry, key, 0...86400, what: "a number of seconds from 0 (never) to 86400")
-            // The command line's rule too (IdleTimeout): 1e-10 is neither "never" nor a timeout.
-            if let problem = IdleTimeout.problem(seconds: seconds) { throw error(problem, at: entry.value.position, key: key) }
-            d.idleTimeout = Time.microseconds(seconds: seconds)
-        case 4:  // display_timeout
-            let seconds = try number(entry, key, 0...DisplayTimeout.maximumSeconds, what: "a number of seconds: 0 (wait forever) or from 0.1 to 86400")
-            if let problem = DisplayTimeout.problem(seconds: seconds) { throw error(problem, at: entry.value.position, key: key) }
-            d.displayTimeout = Time.microseconds(seconds: seconds)
+        case 3, 4:  // idle_timeout, display_timeout: one path, their ranges and rules apart
+            let idle = n == 3
+            let seconds = try number(entry, key, 0...(idle ? 86400 : DisplayTimeout.maximumSeconds),
+                                     what: idle ? "a number of seconds from 0 (never) to 86400" : "a number of seconds: 0 (wait forever) or from 0.1 to 86400")
+            // The command line's rules too (IdleTimeout): 1e-10 is neither "never" nor a timeout.
+            if let problem = idle ? IdleTimeout.problem(seconds: seconds) : DisplayTimeout.problem(seconds: seconds) {
+                throw error(problem, at: entry.value.position, key: key)
+            }
+            if idle { d.idleTimeout = Time.microseconds(seconds: seconds) } else { d.displayTimeout = Time.microseconds(seconds: seconds) }
         case 5: d.maxLine = try integer(entry, key, 256...1_048_576)
         case 6:  // log_level
             let word = try string(entry, key)

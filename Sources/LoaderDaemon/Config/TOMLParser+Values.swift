@@ -29,21 +29,24 @@ extension TOMLParser {
         let open = position
         i += 1
         var out: [UInt8] = []
-        while true {
-            guard i < bytes.count, bytes[i] != .newline, bytes[i] != .carriageReturn else {
-                throw error("unterminated string; a string must end on the line where it starts", at: open, key: key)
-            }
+        // Each refusal sets its message (and its place, nil for the cursor's) and leaves the loop
+        // for the one `throw` after it.
+        var message = "unterminated string; a string must end on the line where it starts"
+        var place: SourcePosition? = open
+        scan: while i < bytes.count && bytes[i] != .newline && bytes[i] != .carriageReturn {
             let b = bytes[i]
             if b == .quote { i += 1; return utf8Text(out, 0, out.count) }
             if (b < 0x20 && b != .tab) || b == 0x7F {
-                throw error("\(found) in a string; write it as an escape such as \\n or \\u0000", key: key)
+                message = "\(found) in a string; write it as an escape such as \\n or \\u0000"
+                place = nil
+                break
             }
             // The byte itself, or the one its escape stands for: one append for both.
             var c = b
             if b == .backslash {
                 let escapeStart = position
                 i += 1
-                guard i < bytes.count else { throw error("unterminated string", key: key) }
+                guard i < bytes.count else { message = "unterminated string"; place = nil; break }
                 let e = bytes[i]
                 switch e {
                 case .quote, .backslash: c = e
@@ -57,12 +60,15 @@ extension TOMLParser {
                     try parseUnicodeEscape(e, at: escapeStart, into: &out, key: key)
                     continue
                 default:
-                    throw error("unknown escape \\\(found.dropFirst().dropLast()) in a string; use \\\" \\\\ \\b \\t \\n \\f \\r \\uXXXX or \\UXXXXXXXX", at: escapeStart, key: key)
+                    message = "unknown escape \\\(found.dropFirst().dropLast()) in a string; use \\\" \\\\ \\b \\t \\n \\f \\r \\uXXXX or \\UXXXXXXXX"
+                    place = escapeStart
+                    break scan
                 }
             }
             out.append(c)
             i += 1
         }
+        throw error(message, at: place, key: key)
     }
 
     /// The hexadecimal digits of `\uXXXX` or `\UXXXXXXXX` (`e` is the `u` or `U`; the cursor is on
@@ -89,15 +95,19 @@ extension TOMLParser {
         let open = position
         i += 1
         let from = i
-        while true {
-            guard i < bytes.count, bytes[i] != .newline, bytes[i] != .carriageReturn else {
-                throw error("unterminated string; a string must end on the line where it starts", at: open, key: key)
-            }
+        var message = "unterminated string; a string must end on the line where it starts"
+        var place: SourcePosition? = open
+        while i < bytes.count && bytes[i] != .newline && bytes[i] != .carriageReturn {
             let b = bytes[i]
             if b == .apostrophe { i += 1; return utf8Text(bytes, from, i - 1) }
-            if (b < 0x20 && b != .tab) || b == 0x7F { throw error("\(found) in a string", key: key) }
+            if (b < 0x20 && b != .tab) || b == 0x7F {
+                message = "\(found) in a string"
+                place = nil
+                break
+            }
             i += 1
         }
+        throw error(message, at: place, key: key)
     }
 
     /// The value of a digit in any radix up to 16 (`a`-`f` either case); 99 for any other byte.
