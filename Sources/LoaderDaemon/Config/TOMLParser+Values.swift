@@ -5,23 +5,30 @@ import CompactText
 extension TOMLParser {
     mutating func parseValue(key: [String], depth: Int) throws(ConfigError) -> TOMLValue {
         let start = position
-        guard let b = peek, b != .newline, b != .carriageReturn, b != .hash else {
-            throw unexpected("expected a value after '='", key: key)
-        }
+        // The end of the file reads as the end of a line: "…, found end of file".
+        let b = peek ?? .newline
+        // One `throw` for the refusals below.
+        let message: String
         switch b {
+        case .newline, .carriageReturn, .hash:
+            message = "expected a value after '=', found " + found
         case .quote, .apostrophe:
             if i + 2 < bytes.count && bytes[i + 1] == b && bytes[i + 2] == b {
-                throw error(b == .quote ? "multi-line strings (\"\"\") are not supported; use \\n in a one-line string"
-                                        : "multi-line strings (''') are not supported; use \\n in a one-line string", key: key)
+                message = b == .quote ? "multi-line strings (\"\"\") are not supported; use \\n in a one-line string"
+                                      : "multi-line strings (''') are not supported; use \\n in a one-line string"
+            } else {
+                let text = b == .quote ? try parseBasicString(key: key) : try parseLiteralString(key: key)
+                return TOMLValue(kind: .string(text), position: start)
             }
-            let text = b == .quote ? try parseBasicString(key: key) : try parseLiteralString(key: key)
-            return TOMLValue(kind: .string(text), position: start)
         case .openBracket, .openBrace:
-            guard depth < Self.maximumDepth else { throw error("arrays and inline tables nested more than \(Self.maximumDepth) deep", key: key) }
-            return b == .openBracket ? try parseArray(key: key, depth: depth + 1) : try parseInlineTable(key: key, depth: depth + 1)
+            if depth < Self.maximumDepth {
+                return b == .openBracket ? try parseArray(key: key, depth: depth + 1) : try parseInlineTable(key: key, depth: depth + 1)
+            }
+            message = "arrays and inline tables nested more than \(Self.maximumDepth) deep"
         default:
             return try parseScalarWord(key: key)
         }
+        throw error(message, key: key)
     }
 
     /// `"..."` with escapes; the cursor is on the opening quote.
@@ -135,12 +142,13 @@ extension TOMLParser {
         i += 1
         var items: [TOMLValue] = []
         var afterValue = false
+        let message: String
         while true {
             try skipBlankSpace()
-            guard i < bytes.count else { throw error("unterminated array (opened at line \(start.line), column \(start.column))", key: key) }
-            if peek == .closeBracket { i += 1; break }
+            guard i < bytes.count else { message = "unterminated array (opened at line \(start.line), column \(start.column))"; break }
+            if peek == .closeBracket { i += 1; return TOMLValue(kind: .array(items), position: start) }
             if afterValue {
-                guard peek == .comma else { throw unexpected("expected ',' or ']' in the array", key: key) }
+                guard peek == .comma else { message = "expected ',' or ']' in the array, found " + found; break }
                 i += 1
                 afterValue = false
                 continue
@@ -148,7 +156,7 @@ extension TOMLParser {
             items.append(try parseValue(key: key, depth: depth))
             afterValue = true
         }
-        return TOMLValue(kind: .array(items), position: start)
+        throw error(message, key: key)
     }
 
     /// `{ k = v, k = v }` on one line.
@@ -158,18 +166,20 @@ extension TOMLParser {
         let table = TOMLTable(origin: .inline, position: start)
         // 0 before the first key, 1 after a ',', 2 after a value.
         var state = 0
+        let message: String
         while true {
             skipWhitespace()
             if i >= bytes.count || peek == .newline || peek == .carriageReturn {
-                throw error("an inline table { ... } must close on the line where it opens", key: key)
-            }
-            if peek == .closeBrace {
-                if state == 1 { throw error("no trailing ',' is allowed before '}' in an inline table", key: key) }
-                i += 1
+                message = "an inline table { ... } must close on the line where it opens"
                 break
             }
+            if peek == .closeBrace {
+                if state == 1 { message = "no trailing ',' is allowed before '}' in an inline table"; break }
+                i += 1
+                return TOMLValue(kind: .table(table), position: start)
+            }
             if state == 2 {
-                guard peek == .comma else { throw unexpected("expected ',' or '}' in the inline table", key: key) }
+                guard peek == .comma else { message = "expected ',' or '}' in the inline table, found " + found; break }
                 i += 1
                 state = 1
                 continue
@@ -177,7 +187,7 @@ extension TOMLParser {
             try parseKeyValue(into: table, path: key, depth: depth)
             state = 2
         }
-        return TOMLValue(kind: .table(table), position: start)
+        throw error(message, key: key)
     }
 
     /// true, false, numbers: one word of `[A-Za-z0-9_+-.:]`, classified. (A call: inlined into
