@@ -203,10 +203,13 @@ struct ConfigDecoder {
             parametersEntry = entry
         case 2:  // message
             let text = try string(entry, key)
-            guard text.count <= 256 else { throw error("expected at most 256 characters, got \(text.count)", at: entry.value.position, key: key) }
-            guard !text.unicodeScalars.contains(where: { $0.isControl }) else {
-                throw error("the message must be one line without control characters", at: entry.value.position, key: key)
+            var problem: String?
+            if text.count > 256 {
+                problem = "expected at most 256 characters, got \(text.count)"
+            } else if text.unicodeScalars.contains(where: { $0.isControl }) {
+                problem = "the message must be one line without control characters"
             }
+            if let problem { throw error(problem, at: entry.value.position, key: key) }
             l.message = text
         case 3:  // message_style
             let word = try string(entry, key)

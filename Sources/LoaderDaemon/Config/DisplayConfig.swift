@@ -62,10 +62,12 @@ extension ConfigDecoder {
             options.append(DisplaySpec.Option(e.key, text))
         }
         guard let typeEntry else {
+            // One `throw` for both refusals.
+            var message = "a [[display]] needs a type, e.g. type = \"fb\"", place = table.position, key: String? = "display"
             if let typo = table.entries.first(where: { suggestion(for: $0.key, among: ["type"]) != nil }) {
-                throw error("unknown key '\(typo.key)' in [[display]] (did you mean 'type'?)", at: typo.keyPosition, key: nil)
+                (message, place, key) = ("unknown key '\(typo.key)' in [[display]] (did you mean 'type'?)", typo.keyPosition, nil)
             }
-            throw error("a [[display]] needs a type, e.g. type = \"fb\"", at: table.position, key: "display")
+            throw error(message, at: place, key: key)
         }
         let word = try string(typeEntry, "display.type")
         let known = DisplayFactory.types.map { $0.type }

@@ -32,7 +32,7 @@ extension ConfigDecoder {
     }
 
     /// The ScreenSettings name of each key of [screen], in `Config.knownKeys`' order. (A list,
-    /// as the other tables' keys: a dictionary literal was built in place, 0.3 KB.)
+    /// as the other tables' keys: the dictionary literal it replaces was built in place.)
     static let screenSettings = ["screen.background", "screen.logo", "screen.margin", "screen.loaderSize",
                                  "screen.messageColor", "screen.mono", "screen.font"]
 
