@@ -127,7 +127,8 @@ public struct DRMOutputChoice: Sendable, Equatable {
 
     /// The mode of that size: the preferred one if it is, else the highest refresh (or exactly
     /// `refresh` when given).
-    static func bestMode(_ modes: [DRMMode], width: Int, height: Int, refresh: Int?) -> DRMMode? {
+    /// Out of line: `choose` calls it twice.
+    @inline(never) static func bestMode(_ modes: [DRMMode], width: Int, height: Int, refresh: Int?) -> DRMMode? {
         let sized = modes.filter { $0.width == width && $0.height == height && (refresh == nil || $0.refresh == refresh) }
         return sized.first { $0.isPreferred } ?? sized.max { $0.refresh < $1.refresh }
     }
