@@ -137,7 +137,8 @@ public final class MAX7219Display: Display {
             let bx = (block % columns) * 8, by = (block / columns) * 8
             // Native (column = digit, row = bit) holds the visual block rotated counter-clockwise
             // by block_orientation; the canvas pixel of the visual (u, v) it shows.
-            func index(_ digit: Int, _ bit: Int) -> Int {
+            // Out of line: inlined at each of its calls (in ModuleBlock.init too), it was code many times over.
+            @inline(never) func index(_ digit: Int, _ bit: Int) -> Int {
                 let (u, v): (Int, Int)
                 switch c.blockOrientation {
                 case 90: (u, v) = (7 - bit, digit)
