@@ -29,16 +29,26 @@ public enum DisplayFactory {
 
     /// The keys each type accepts, to check a spec without opening anything (`--check-config`).
     static func acceptedKeys(for type: String) -> [String]? {
-        switch type {
-        case "image": return ImageDisplay.acceptedKeys
-        case "terminal": return TerminalDisplay.acceptedKeys
-        case "fb": return FramebufferDisplay.acceptedKeys
-        case "drm": return DRMDisplay.acceptedKeys
-        case "auto": return AutoDisplay.acceptedKeys
-        case "max7219": return MAX7219Display.acceptedKeys
-        case "apa102", "sk9822": return APA102Display.acceptedKeys
-        case "ws2812", "sk6812": return WS2812Display.acceptedKeys
-        default: return nil
+        guard let index = typeIndex(type) else { return nil }
+        return acceptedKeys(at: index)
+    }
+
+    /// `type`'s place in `types`, nil for none: the types' names compared in one loop, and the
+    /// functions below switching on the place (a jump table) rather than each on the name (a
+    /// chain of string comparisons, each inline).
+    @inline(never) static func typeIndex(_ type: String) -> Int? { types.firstIndex { $0.type == type } }
+
+    /// The keys of the type at `index` in `types` (the cases follow the table's order).
+    private static func acceptedKeys(at index: Int) -> [String] {
+        switch index {
+        case 0: return ImageDisplay.acceptedKeys
+        case 1: return TerminalDisplay.acceptedKeys
+        case 2: return FramebufferDisplay.acceptedKeys
+        case 3: return DRMDisplay.acceptedKeys
+        case 4: return AutoDisplay.acceptedKeys
+        case 5: return MAX7219Display.acceptedKeys
+        case 6, 7: return APA102Display.acceptedKeys
+        default: return WS2812Display.acceptedKeys
         }
     }
 
@@ -51,14 +61,15 @@ public enum DisplayFactory {
     /// Checks `spec` as opening it would — its type, its keys and every value — without opening
     /// anything: `--check-config`, the config file's [[display]] tables, and a display whose
     /// device is waited for (its values would otherwise be checked only when the device appears).
-    public static func check(_ spec: DisplaySpec) throws(DisplaySpecError) {
-        guard let keys = acceptedKeys(for: spec.type) else { throw unknownType(spec) }
-        try spec.checkKeys(keys)
-        switch spec.type {
-        case "image": try ImageDisplay.checkOptions(spec)
-        case "terminal": try TerminalDisplay.checkOptions(spec)
-        case "fb": try FramebufferDisplay.checkOptions(spec)
-        case "drm", "auto": try DRMDisplay.checkOptions(spec)
+    /// Out of line: inlined into its callers, it cost more than the jump table saved.
+    @inline(never) public static func check(_ spec: DisplaySpec) throws(DisplaySpecError) {
+        guard let index = typeIndex(spec.type) else { throw unknownType(spec) }
+        try spec.checkKeys(acceptedKeys(at: index))
+        switch index {
+        case 0: try ImageDisplay.checkOptions(spec)
+        case 1: try TerminalDisplay.checkOptions(spec)
+        case 2: try FramebufferDisplay.checkOptions(spec)
+        case 3, 4: try DRMDisplay.checkOptions(spec)
         default: try LEDDisplays.checkOptions(spec)
         }
     }
@@ -66,7 +77,7 @@ public enum DisplayFactory {
     public static var typeList: String { types.map { $0.usage }.joined(separator: "; ") }
 
     public static func open(_ spec: DisplaySpec) throws(DisplaySpecError) -> any Display {
-        guard let entry = types.first(where: { $0.type == spec.type }) else { throw unknownType(spec) }
-        return try entry.open(spec)
+        guard let index = typeIndex(spec.type) else { throw unknownType(spec) }
+        return try types[index].open(spec)
     }
 }
