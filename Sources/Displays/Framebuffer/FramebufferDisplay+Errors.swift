@@ -13,10 +13,18 @@ extension FramebufferDisplay {
             if isFile {
                 message += " (does the directory exist?)"
             } else {
-                let others = (0..<8).map { (n: Int) -> String in "/dev/fb\(n)" }.filter { (p: String) -> Bool in p != path && access(p, F_OK) == 0 }
-                message += others.isEmpty
-                    ? " (is the display driver loaded? no /dev/fb* exists; for a file give geometry= and format=)"
-                    : " (is the display driver loaded? try device=\(others[0]))"
+                // The first other /dev/fbN that exists, by a plain loop (a map and a filter were
+                // each a specialisation of their own, for this one message).
+                var other: String?
+                for n in 0..<8 where other == nil {
+                    let p = "/dev/fb\(n)"
+                    if p != path && access(p, F_OK) == 0 { other = p }
+                }
+                if let other {
+                    message += " (is the display driver loaded? try device=\(other))"
+                } else {
+                    message += " (is the display driver loaded? no /dev/fb* exists; for a file give geometry= and format=)"
+                }
             }
         case .permissionDenied, .notPermitted:
             var st = stat()
