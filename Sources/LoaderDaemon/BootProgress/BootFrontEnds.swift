@@ -296,21 +296,17 @@ final class BootFrontEnds {
 
     func show(daemon: Daemon, now: Int64) {
         stoppedByClient = false
-        guard hidden else {
-            if daemon.state.session == nil, let name = daemon.configuration.loader {
-                _ = daemon.startLoader(name, daemon.configuration.assignments, now: now)
-            }
-            return
-        }
+        let wasHidden = hidden
         hidden = false
-        // A loader another client started meanwhile (loaderctl, psplash's FIFO) stays on screen.
+        // One call to start a loader, not one per case (each inlined into `reply`). A loader
+        // another client started meanwhile (loaderctl, psplash's FIFO) stays on screen.
         if daemon.state.session == nil {
-            if let s = hiddenSession {
-                _ = daemon.startLoader(s.name, s.assignments, now: now)
-            } else if let name = daemon.configuration.loader {
-                _ = daemon.startLoader(name, daemon.configuration.assignments, now: now)
+            let held = wasHidden ? hiddenSession : nil
+            if let name = held?.name ?? daemon.configuration.loader {
+                _ = daemon.startLoader(name, held?.assignments ?? daemon.configuration.assignments, now: now)
             }
         }
+        guard wasHidden else { return }
         hiddenSession = nil
         releaseHeldProgress(daemon: daemon, now: now)
     }

@@ -18,34 +18,36 @@ public enum PsplashCommand: Equatable, Sendable {
     /// Parses one command (without its separator), psplash's way: the first space-delimited word
     /// is the command, the rest after its spaces the argument.
     public static func parse(_ bytes: some Collection<UInt8>) -> PsplashCommand {
-        var word: [UInt8] = []
+        // The command word is packed into an integer with its length rather than collected into
+        // an array and compared with arrays of the names: that was most of this function's code.
+        // The names are at most 8 bytes; a longer word (its first bytes shifted out) matches none
+        // by its length.
+        var word: UInt64 = 0
+        var length = 0
         var index = bytes.startIndex
         // strtok(" ") skips leading spaces before the command word too.
         while index != bytes.endIndex, bytes[index] == 0x20 { index = bytes.index(after: index) }
         while index != bytes.endIndex, bytes[index] != 0x20 {
-            word.append(bytes[index]); index = bytes.index(after: index)
+            word = word << 8 | UInt64(bytes[index]); length += 1; index = bytes.index(after: index)
         }
         while index != bytes.endIndex, bytes[index] == 0x20 { index = bytes.index(after: index) }
         let argument = bytes[index...]
-        switch word {
-        case Array("PROGRESS".utf8):
+        if length == 8, word == 0x5052_4F47_5245_5353 {  // PROGRESS
             // psplash ignores PROGRESS without an argument.
             if argument.isEmpty { return .ignored(text(bytes)) }
             return .progress(atoi(argument))
-        case Array("MSG".utf8):
-            return .message(text(argument))
-        case Array("QUIT".utf8):
-            return .quit
-        default:
-            return .ignored(text(bytes))
         }
+        if length == 3, word == 0x4D_5347 { return .message(text(argument)) }  // MSG
+        if length == 4, word == 0x5155_4954 { return .quit }  // QUIT
+        return .ignored(text(bytes))
     }
 
     /// C's `atoi` without its undefined overflow: leading blanks, a sign, digits; stops at the
     /// first other byte; no digits is 0. Saturates, then clamps to −100…100.
     public static func atoi(_ bytes: some Collection<UInt8>) -> Int {
         var index = bytes.startIndex
-        while index != bytes.endIndex, [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D].contains(bytes[index]) {
+        // C's isspace: a space, \t \n \v \f \r (a range, not an array literal built to search).
+        while index != bytes.endIndex, bytes[index] == 0x20 || (0x09...0x0D).contains(bytes[index]) {
             index = bytes.index(after: index)
         }
         var negative = false
@@ -62,14 +64,32 @@ public enum PsplashCommand: Equatable, Sendable {
     }
 
     /// Bytes as text: invalid UTF-8 is replaced, each control character a space (one line).
-    static func text(_ bytes: some Collection<UInt8>) -> String {
-        var out = ""
-        // Control characters (a tab, a stray CR) become spaces, so words stay apart on screen.
-        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
-            let control = scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
-            out.unicodeScalars.append(control ? " " : scalar)
+    static func text(_ bytes: some Collection<UInt8>) -> String { spacingControls(Array(bytes)) }
+
+    /// Control characters (a tab, a stray CR) become spaces, so words stay apart on screen. Done on
+    /// the bytes before decoding, not scalar by scalar on a String (several times the code): a C0
+    /// control or DEL is one ASCII byte, never part of a multi-byte sequence, and a C1 control
+    /// (U+0080…U+009F) is always the pair C2 80…9F, C2 never being a continuation byte; so
+    /// decoding afterwards replaces the same invalid sequences as decoding first did. Out of line:
+    /// `text` is specialised for each kind of collection.
+    @inline(never)
+    static func spacingControls(_ input: [UInt8]) -> String {
+        var out = input
+        var read = 0
+        var write = 0
+        while read < input.count {
+            var byte = input[read]
+            read += 1
+            if byte < 0x20 || byte == 0x7F {
+                byte = 0x20
+            } else if byte == 0xC2, read < input.count, input[read] & 0xE0 == 0x80 {
+                byte = 0x20
+                read += 1
+            }
+            out[write] = byte
+            write += 1
         }
-        return out
+        return String(decoding: out[..<write], as: UTF8.self)
     }
 }
 
