@@ -44,20 +44,35 @@ public struct BootTimeline: Equatable, Sendable {
         return "\(ms / 1000)." + (frac < 10 ? "00" : frac < 100 ? "0" : "") + "\(frac)"
     }
 
-    /// `S[.fff]` to microseconds (no sign, no exponent).
+    /// `S[.fff]` to microseconds (no sign, no exponent): 1–9 digits, then optionally a dot and
+    /// 1–6 digits. Read byte by byte in one pass rather than split into Substrings and checked
+    /// Character by Character (several times the code). The same texts pass: any byte that is
+    /// neither an ASCII digit nor the one dot fails both ways, and with only those bytes Characters
+    /// and bytes are the same.
     static func microseconds(_ text: Substring) -> Int64? {
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = parts.first, !whole.isEmpty, whole.count <= 9, whole.allSatisfy({ $0.isASCIIDigitCharacter }),
-              let s = Int64(whole) else { return nil }
-        var us = s * 1_000_000
-        if parts.count == 2 {
-            let f = parts[1]
-            guard !f.isEmpty, f.count <= 6, f.allSatisfy({ $0.isASCIIDigitCharacter }), let v = Int64(f) else { return nil }
-            var scale: Int64 = 1
-            for _ in 0..<(6 - f.count) { scale *= 10 }
-            us += v * scale
+        var whole: Int64 = 0
+        var fraction: Int64 = 0
+        var wholeDigits = 0
+        var fractionDigits = -1  // -1: no dot yet
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "."), fractionDigits < 0 {
+                fractionDigits = 0
+            } else if byte >= 0x30, byte <= 0x39, fractionDigits < 0 {
+                guard wholeDigits < 9 else { return nil }  // before it could overflow
+                whole = whole * 10 + Int64(byte - 0x30)
+                wholeDigits += 1
+            } else if byte >= 0x30, byte <= 0x39 {
+                guard fractionDigits < 6 else { return nil }
+                fraction = fraction * 10 + Int64(byte - 0x30)
+                fractionDigits += 1
+            } else {
+                return nil
+            }
         }
-        return us
+        guard wholeDigits > 0, fractionDigits != 0 else { return nil }
+        var scale: Int64 = 1
+        for _ in 0..<(6 - Swift.max(fractionDigits, 0)) { scale *= 10 }
+        return whole * 1_000_000 + fraction * scale
     }
 
     /// Parses the file's text; the error says which line is wrong and why.
