@@ -43,29 +43,40 @@ extension Daemon {
         loggedLogoError = nil
         faces.removeAll()
 
-        var applied: [String] = []
+        // The lists said in the log are built as strings: arrays joined cost more code.
+        var applied = ""
         if let opened {
             replaceDisplays(with: opened)
-            applied.append("the displays")
+            Self.list("the displays", in: &applied)
         }
-        if kept.screen != old.screen { applied.append("[screen]") }
-        if kept.messageStyle != old.messageStyle { applied.append("message_style") }
-        if kept.screen != old.screen || kept.messageStyle != old.messageStyle {
+        // Each comparison once: a settings struct's == is inlined where it is used.
+        let screenChanged = kept.screen != old.screen
+        let styleChanged = kept.messageStyle != old.messageStyle
+        if screenChanged { Self.list("[screen]", in: &applied) }
+        if styleChanged { Self.list("message_style", in: &applied) }
+        if screenChanged || styleChanged {
             for slot in slots { slot.scene = nil }
         }
         if !applied.isEmpty { rebuildScenes(now: MonotonicClock.now()) }
-        if kept.logLevel != old.logLevel { applied.append("log_level") }
+        if kept.logLevel != old.logLevel { Self.list("log_level", in: &applied) }
         if kept.maxClients != old.maxClients || kept.idleTimeout != old.idleTimeout || kept.maxLine != old.maxLine
-            || kept.displayTimeout != old.displayTimeout { applied.append("the limits") }
-        logger.notice("SIGHUP: settings reloaded; " + (applied.isEmpty ? "nothing that applies at once changed" : "applied: " + applied.joined(separator: ", ")))
+            || kept.displayTimeout != old.displayTimeout { Self.list("the limits", in: &applied) }
+        logger.notice("SIGHUP: settings reloaded; " + (applied.isEmpty ? "nothing that applies at once changed" : "applied: " + applied))
 
-        var later: [String] = []
+        var later = ""
         if new.loader != old.loader || new.assignments != old.assignments || new.progress != old.progress || new.message != old.message {
-            later.append("[loader]")
+            Self.list("[loader]", in: &later)
         }
-        if new.boot != old.boot { later.append("[boot]") }
-        if new.socketPath != old.socketPath || new.socketGroup != old.socketGroup { later.append("the socket's path and group") }
-        if !later.isEmpty { logger.notice("SIGHUP: " + later.joined(separator: ", ") + " changed: applied at the next start of loaderd") }
+        if new.boot != old.boot { Self.list("[boot]", in: &later) }
+        if new.socketPath != old.socketPath || new.socketGroup != old.socketGroup { Self.list("the socket's path and group", in: &later) }
+        if !later.isEmpty { logger.notice("SIGHUP: " + later + " changed: applied at the next start of loaderd") }
+    }
+
+    /// `item` added to a list of the log's: "a, b, c".
+    @inline(never)
+    static func list(_ item: String, in list: inout String) {
+        if !list.isEmpty { list += ", " }
+        list += item
     }
 
     /// Every display of `specs` opened (or waited for), or none: on an error the ones opened are closed.

@@ -72,16 +72,21 @@ extension Daemon {
     /// Also after a reload, whose new displays follow the same rule.
     func reviewPasswordQuestions(now: Int64) {
         let questions = Self.livePasswordQuestions(in: Self.passwordDirectory)
-        let aside = slots.filter { $0.steppedAside }
-        if let first = questions.first {
-            let stepping = slots.filter { Self.sharesConsole($0) && !$0.steppedAside }
-            guard !stepping.isEmpty else { return }
-            logger.notice("a password is asked on the console (\(first)): "
-                + stepping.map { $0.display.name }.joined(separator: ", ") + " steps aside until it is answered")
-            for slot in stepping { stepAside(slot, now: now) }
-        } else if !aside.isEmpty {
-            logger.notice("the password questions are answered: drawing on " + aside.map { $0.display.name }.joined(separator: ", ") + " again")
-            for slot in aside { comeBack(slot, now: now) }
+        // One loop picks the slots and names them (filter, map and joined cost more code).
+        let asking = questions.first
+        var chosen: [DisplaySlot] = []
+        var names = ""
+        for slot in slots where asking == nil ? slot.steppedAside : Self.sharesConsole(slot) && !slot.steppedAside {
+            chosen.append(slot)
+            Self.list(slot.display.name, in: &names)
+        }
+        guard !chosen.isEmpty else { return }
+        if let first = asking {
+            logger.notice("a password is asked on the console (\(first)): " + names + " steps aside until it is answered")
+            for slot in chosen { stepAside(slot, now: now) }
+        } else {
+            logger.notice("the password questions are answered: drawing on " + names + " again")
+            for slot in chosen { comeBack(slot, now: now) }
         }
     }
 
