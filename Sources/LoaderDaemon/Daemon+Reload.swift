@@ -72,6 +72,18 @@ extension Daemon {
         if !later.isEmpty { logger.notice("SIGHUP: " + later + " changed: applied at the next start of loaderd") }
     }
 
+    /// A display as the log names it: "name WxH"; one out-of-line copy of the interpolation.
+    @inline(never)
+    static func sizeText(_ display: any Display) -> String {
+        "\(display.name) \(display.canvasWidth)x\(display.canvasHeight)"
+    }
+
+    /// The line a display opened at start or by a reload logs.
+    @inline(never)
+    static func displayLine(_ display: any Display) -> String {
+        "display " + sizeText(display) + " at \(display.framesPerSecond) fps"
+    }
+
     /// `item` added to a list of the log's: "a, b, c".
     @inline(never)
     static func list(_ item: String, in list: inout String) {
@@ -102,7 +114,7 @@ extension Daemon {
         slots = opened
         watchDevices()
         for slot in slots {
-            logger.info("display \(slot.display.name) \(slot.display.canvasWidth)x\(slot.display.canvasHeight) at \(slot.display.framesPerSecond) fps")
+            logger.info(Self.displayLine(slot.display))
         }
         watchPasswordQuestions(now: MonotonicClock.now())  // a question still asked: new screens step aside too
     }

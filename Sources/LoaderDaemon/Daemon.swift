@@ -112,28 +112,34 @@ public final class Daemon {
         // the boot splash off the screen. A wrong value in a spec is the configuration's error and
         // ends the start, as does having no display at all.
         var unusable: [String] = []
+        // The error that ends the start, thrown at one place below (each throw of a class's
+        // initializer is code of its own).
+        var fatal: String? = nil
         for spec in configuration.displays {
             do throws(DisplaySpecError) {
                 let slot = try Self.openOrWait(spec, logger: logger)
                 slots.append(slot)
                 let display = slot.display
                 if !slot.waiting {
-                    logger.info("display \(display.name) \(display.canvasWidth)x\(display.canvasHeight) at \(display.framesPerSecond) fps")
+                    logger.info(Self.displayLine(display))
                 }
             } catch {
                 var wrongValue = false
                 do throws(DisplaySpecError) { try DisplayFactory.check(spec) } catch { wrongValue = true }
                 if wrongValue || configuration.displays.count == 1 {
-                    for slot in slots { slot.display.close() }
-                    listener.removeFile()
-                    throw SystemError(error.description)
+                    fatal = error.description
+                    break
                 }
                 unusable.append(error.description)
             }
         }
-        if slots.isEmpty && !unusable.isEmpty {
+        if fatal == nil && slots.isEmpty && !unusable.isEmpty {
+            fatal = unusable.joined(separator: "; ") + " (no display could be opened)"
+        }
+        if let fatal {
+            for slot in slots { slot.display.close() }  // none when no display could be opened
             listener.removeFile()
-            throw SystemError(unusable.joined(separator: "; ") + " (no display could be opened)")
+            throw SystemError(fatal)
         }
         for problem in unusable { logger.error(problem + "; giving up on this display, the others go on") }
         self.slots = slots

@@ -184,7 +184,7 @@ extension Daemon {
         }
         slot.deadline = nil
         slot.invalidate(now: now)
-        logger.notice("display \(display.name) \(display.canvasWidth)x\(display.canvasHeight) appeared; drawing on it")
+        logger.notice("display " + Self.sizeText(display) + " appeared; drawing on it")
     }
 
     /// Started in the initramfs, and PID 1 has switched to the real root: follow it, so that

@@ -53,7 +53,7 @@ extension Daemon {
             slot.deadline = nil
             return
         }
-        logger.notice("\(name): \(why); opened again: \(display.name) \(display.canvasWidth)x\(display.canvasHeight)")
+        logger.notice("\(name): \(why); opened again: " + Self.sizeText(display))
         slot.display = display
         slot.waiting = false
         slot.waitingSince = nil
