@@ -72,6 +72,12 @@ extension Daemon {
         if !later.isEmpty { logger.notice("SIGHUP: " + later + " changed: applied at the next start of loaderd") }
     }
 
+    /// The slot's display cleared, a failure logged: shared by a reload and the shutdown.
+    @inline(never)
+    func clear(_ slot: DisplaySlot) {
+        do { try slot.display.clear() } catch { logger.warning("\(error)") }
+    }
+
     /// A display as the log names it: "name WxH"; one out-of-line copy of the interpolation.
     @inline(never)
     static func sizeText(_ display: any Display) -> String {
@@ -106,9 +112,7 @@ extension Daemon {
     /// The running displays cleared and closed, `opened` in their place.
     func replaceDisplays(with opened: [DisplaySlot]) {
         for slot in slots {
-            if !slot.waiting {
-                do { try slot.display.clear() } catch { logger.warning("\(error)") }
-            }
+            if !slot.waiting { clear(slot) }
             slot.display.close()
         }
         slots = opened

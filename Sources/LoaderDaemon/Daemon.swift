@@ -301,9 +301,7 @@ public final class Daemon {
         connections.removeAll()
         boot?.close()
         for slot in slots {
-            if !retainSplash && !slot.waiting {
-                do { try slot.display.clear() } catch { logger.warning("\(error)") }
-            }
+            if !retainSplash && !slot.waiting { clear(slot) }
             slot.display.close(retainingFrame: retainSplash)
         }
         followRoot()  // the socket's path is the real root's once PID 1 is there
