@@ -45,3 +45,10 @@ extension DisplaySpec {
         try integer("fps", in: 1...240, default: fallback)
     }
 }
+
+/// `key`'s place in `names`, nil when it is not there: the displays' option readers switch on
+/// the place (for size: a `case "name":` per key is a literal and a comparison of its own).
+@inline(never) func keyIndex(_ key: String, _ names: [String]) -> Int? {
+    for i in names.indices where names[i] == key { return i }
+    return nil
+}

@@ -25,72 +25,76 @@ struct FramebufferOptions: Sendable {
 
     init(_ spec: DisplaySpec) throws(DisplaySpecError) {
         let text = spec.description
-        func fail(_ message: String) -> DisplaySpecError { DisplaySpecError(spec: text, message: message) }
-        func integer(_ key: String, _ value: String, _ range: ClosedRange<Int>) throws(DisplaySpecError) -> Int {
-            guard let n = Int(value), range.contains(n) else {
-                throw fail("\(key)=\(value): expected a whole number from \(range.lowerBound) to \(range.upperBound)")
-            }
-            return n
-        }
-        func dimensions(_ key: String, _ value: String) throws(DisplaySpecError) -> (width: Int, height: Int) {
-            guard let (w, h) = parseDimensions(value), w >= 1, h >= 1, w <= 16384, h <= 16384 else {
-                throw fail("\(key)=\(value): expected WIDTHxHEIGHT, e.g. \(key)=320x240")
-            }
-            return (w, h)
-        }
+        if let problem = try read(spec, text) { throw DisplaySpecError(spec: text, message: problem) }
+    }
 
-        guard spec.type == "fb" else { throw fail("not a framebuffer spec (type '\(spec.type)', expected fb)") }
+    /// Reads the spec's keys: the first problem's message, or nil. (The messages are returned,
+    /// not thrown, and `init` throws once: for size, as each throw site is code of its own.)
+    private mutating func read(_ spec: DisplaySpec, _ text: String) throws(DisplaySpecError) -> String? {
+        guard spec.type == "fb" else { return "not a framebuffer spec (type '\(spec.type)', expected fb)" }
         var geometry: (width: Int, height: Int)?
         var format: FramebufferPixelFormat?
         var stride: Int?
         for option in spec.options {
             let (key, value) = (option.key, option.value)
-            switch key {
-            case "device":
-                guard !value.isEmpty else { throw fail("device= needs a path, e.g. device=/dev/fb0") }
+            // The key's place in `keys`, then a switch on it (for size: not a comparison per case).
+            let index = keyIndex(key, Self.keys)
+            switch index {
+            case 0:  // device
+                guard !value.isEmpty else { return "device= needs a path, e.g. device=/dev/fb0" }
                 device = value
-            case "size":
-                let s = try dimensions(key, value)
-                guard s.width <= Canvas.maximumSide, s.height <= Canvas.maximumSide else {
-                    throw fail("size=\(value): the canvas is at most \(Canvas.maximumSide) pixels on each side")
+            case 1, 12:  // size, geometry
+                guard let (w, h) = parseDimensions(value), w >= 1, h >= 1, w <= 16384, h <= 16384 else {
+                    return "\(key)=\(value): expected WIDTHxHEIGHT, e.g. \(key)=320x240"
                 }
-                size = s
-            case "vsync":
-                guard let flag = parseYesNo(value) else { throw fail("vsync=\(value): expected on or off") }
+                if index == 12 {
+                    geometry = (w, h)
+                } else {
+                    guard w <= Canvas.maximumSide, h <= Canvas.maximumSide else {
+                        return "size=\(value): the canvas is at most \(Canvas.maximumSide) pixels on each side"
+                    }
+                    size = (w, h)
+                }
+            case 9:  // vsync
+                guard let flag = parseYesNo(value) else { return "vsync=\(value): expected on or off" }
                 vsync = flag
-            case "buffers":
+            case 10:  // buffers
                 guard let b = Buffering(rawValue: value.asciiLowercased()) else {
-                    throw fail("buffers=\(value): expected auto (double-buffer when the virtual screen is tall enough), 1, or 2 (ask the driver for a double-height virtual screen)")
+                    return "buffers=\(value): expected auto (double-buffer when the virtual screen is tall enough), 1, or 2 (ask the driver for a double-height virtual screen)"
                 }
                 buffering = b
-            case "geometry": geometry = try dimensions(key, value)
-            case "format":
+            case 13:  // format
                 guard let f = FramebufferPixelFormat.supported.first(where: { $0.name == value.asciiLowercased() })?.format else {
-                    throw fail("format=\(value): expected one of \(FramebufferPixelFormat.supportedNames)")
+                    return "format=\(value): expected one of \(FramebufferPixelFormat.supportedNames)"
                 }
                 format = f
-            case "stride": stride = try integer(key, value, 1...(1 << 20))
+            case 14:  // stride
+                guard let n = Int(value), (1...(1 << 20)).contains(n) else {
+                    return "stride=\(value): expected a whole number from 1 to 1048576"
+                }
+                stride = n
             default:
                 guard try screen.read(key, value, spec: text) else {
-                    throw fail("unknown key '\(key)' (accepted: \(Self.keys.joined(separator: ", ")))")
+                    return "unknown key '\(key)' (accepted: \(Self.keys.joined(separator: ", ")))"
                 }
             }
         }
         switch (geometry, format) {
         case let (g?, f?):
             if let stride, stride < g.width * f.bytesPerPixel {
-                throw fail("stride=\(stride) is shorter than a row of \(g.width) pixels at \(f.bitsPerPixel) bpp (\(g.width * f.bytesPerPixel) bytes)")
+                return "stride=\(stride) is shorter than a row of \(g.width) pixels at \(f.bitsPerPixel) bpp (\(g.width * f.bytesPerPixel) bytes)"
             }
             file = (g.width, g.height, f, stride)
-        case (_?, nil): throw fail("geometry= needs format= too (one of \(FramebufferPixelFormat.supportedNames)) to use a file as the framebuffer")
-        case (nil, _?): throw fail("format= only applies with geometry= (a file standing in for the device); a device reports its own format")
+        case (_?, nil): return "geometry= needs format= too (one of \(FramebufferPixelFormat.supportedNames)) to use a file as the framebuffer"
+        case (nil, _?): return "format= only applies with geometry= (a file standing in for the device); a device reports its own format"
         case (nil, nil):
-            if stride != nil { throw fail("stride= only applies with geometry= and format= (a file standing in for the device)") }
+            if stride != nil { return "stride= only applies with geometry= and format= (a file standing in for the device)" }
             // A device by its path from /: a relative one (`device = 3` meaning fb3) would be
             // looked for in the daemon's working directory, and waited for there in vain.
             guard device.hasPrefix("/") else {
-                throw fail("device=\(device): expected a framebuffer device's path such as /dev/fb0 (or geometry= and format= for a file standing in for one)")
+                return "device=\(device): expected a framebuffer device's path such as /dev/fb0 (or geometry= and format= for a file standing in for one)"
             }
         }
+        return nil
     }
 }

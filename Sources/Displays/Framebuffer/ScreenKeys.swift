@@ -17,35 +17,48 @@ struct ScreenKeys: Sendable {
     var console = FramebufferOptions.ConsolePolicy.graphics
     var framesPerSecond = 30
 
+    /// The keys, in the order `read` switches on.
+    static let names = ["scale", "anchor", "x", "y", "rotate", "background", "console", "fps"]
+
     /// Reads `key=value` when `key` is one of these keys; false when it is not. `spec` is the
     /// display's spec as written, for errors.
     mutating func read(_ key: String, _ value: String, spec: String) throws(DisplaySpecError) -> Bool {
-        func fail(_ why: String) -> DisplaySpecError { valueError(spec, key, value, why) }
         func integer(_ range: ClosedRange<Int>) throws(DisplaySpecError) -> Int { try wholeNumber(spec, key, value, range) }
-        switch key {
-        case "scale": scale = try integer(1...256)
-        case "anchor":
+        // What is wrong with the value, thrown once below (for size: each throw site is code of its own).
+        let why: String
+        // The key's place in `names`, then a switch on it (for size, as in the option readers).
+        switch keyIndex(key, Self.names) {
+        case 0: scale = try integer(1...256); return true
+        case 1:
             guard let a = Anchor(rawValue: value.asciiLowercased()) else {
-                throw fail("expected one of " + Anchor.allCases.map { $0.rawValue }.joined(separator: ", "))
+                why = "expected one of " + Anchor.allCases.map { $0.rawValue }.joined(separator: ", ")
+                break
             }
             anchor = a
-        case "x": offsetX = try integer(-16384...16384)
-        case "y": offsetY = try integer(-16384...16384)
-        case "rotate":
-            guard let n = Int(value), let r = Rotation(rawValue: n) else { throw fail("expected 0, 90, 180 or 270 (degrees clockwise)") }
+            return true
+        case 2: offsetX = try integer(-16384...16384); return true
+        case 3: offsetY = try integer(-16384...16384); return true
+        case 4:
+            guard let n = Int(value), let r = Rotation(rawValue: n) else { why = "expected 0, 90, 180 or 270 (degrees clockwise)"; break }
             rotation = r
-        case "background":
-            do { background = try Color(parsing: value) } catch { throw fail(error.description) }
-            guard background.a == 255 else { throw fail("the background must be opaque") }
-        case "console":
+            return true
+        case 5:
+            let color: Color
+            do { color = try Color(parsing: value) } catch { why = error.description; break }
+            guard color.a == 255 else { why = "the background must be opaque"; break }
+            background = color
+            return true
+        case 6:
             guard let c = FramebufferOptions.ConsolePolicy(rawValue: value.asciiLowercased()) else {
-                throw fail("expected graphics (hide the kernel console while the splash is up) or keep (leave it alone)")
+                why = "expected graphics (hide the kernel console while the splash is up) or keep (leave it alone)"
+                break
             }
             console = c
-        case "fps": framesPerSecond = try integer(1...240)
+            return true
+        case 7: framesPerSecond = try integer(1...240); return true
         default: return false
         }
-        return true
+        throw valueError(spec, key, value, why)
     }
 }
 
