@@ -44,20 +44,19 @@ public final class ImageDisplay: Display {
     static func readOptions(_ spec: DisplaySpec) throws(DisplaySpecError)
         -> (path: String, format: ImageFormat, size: (width: Int, height: Int), background: Color, fps: Int) {
         try spec.checkKeys(acceptedKeys)
-        guard let path = spec["path"], !path.isEmpty else {
-            throw DisplaySpecError(spec: spec.description, message: "missing path=FILE (.ppm or .png)")
+        // What is wrong with path=, thrown once below (for size: each throw site is code of its own).
+        var why = "missing path=FILE (.ppm or .png)"
+        if let path = spec["path"], !path.isEmpty {
+            var format: ImageFormat? = nil
+            do { format = try ImageFormat(path: path, expected: formats) } catch { why = "path='\(path)': \(error)" }
+            if let format {
+                if formats.contains(format) {
+                    return (path, format, try spec.size(default: nil), try spec.color("background", default: .black), try spec.framesPerSecond())
+                }
+                why = "path='\(path)': the image display writes .ppm or .png, not .\(format.rawValue)"
+            }
         }
-        let format: ImageFormat
-        do { format = try ImageFormat(path: path, expected: formats) } catch {
-            throw DisplaySpecError(spec: spec.description, message: "path='\(path)': \(error)")
-        }
-        guard formats.contains(format) else {
-            throw DisplaySpecError(spec: spec.description, message: "path='\(path)': the image display writes .ppm or .png, not .\(format.rawValue)")
-        }
-        let size = try spec.size(default: nil)
-        let background = try spec.color("background", default: .black)
-        let fps = try spec.framesPerSecond()
-        return (path, format, size, background, fps)
+        throw DisplaySpecError(spec: spec.description, message: why)
     }
 
     init(path: String, format: ImageFormat, width: Int, height: Int, background: Color, fps: Int) {

@@ -30,8 +30,10 @@ public enum AutoDisplay {
         case .failure(let why): drm = why.description
         }
         guard framebuffers else { return .none("no DRM card with a connected output: \(drm)") }
-        if let fb = (0..<8).map({ (n: Int) -> String in devices + "/fb\(n)" }).first(where: { (p: String) -> Bool in access(p, F_OK) == 0 }) {
-            return .framebuffer(fb)
+        // A plain loop (a map and a `first(where:)` were each code of their own, for one search).
+        for n in 0..<8 {
+            let fb = devices + "/fb\(n)"
+            if access(fb, F_OK) == 0 { return .framebuffer(fb) }
         }
         return .none("no display device: DRM: \(drm); fbdev: no \(devices)/fb* exists (is the display driver loaded?)")
     }
@@ -53,17 +55,21 @@ public enum AutoDisplay {
         if spec.type == "auto" {
             do { try spec.checkKeys(acceptedKeys) } catch { throw .spec(error) }
         }
-        let keys = spec.options.filter { $0.key != "device" }
+        let isDRM: Bool, path: String
         switch choice {
-        case .drm(let path):
-            return try DRMDisplay.open(DisplaySpec(type: "drm", options: [.init("device", path)] + keys), probed: true,
-                                       warn: warnOnStandardError)
-        case .framebuffer(let path):
-            let fbKeys = FramebufferOptions.keys
-            let kept = keys.filter { fbKeys.contains($0.key) }
-            return try FramebufferDisplay.open(DisplaySpec(type: "fb", options: [.init("device", path)] + kept))
-        case .none(let why):
-            throw .device(DisplayError(display: spec.type, message: why))
+        case .drm(let p): isDRM = true; path = p
+        case .framebuffer(let p): isDRM = false; path = p
+        case .none(let why): throw .device(DisplayError(display: spec.type, message: why))
         }
+        // The device found, then the spec's other keys (for fb: only those it takes), by one
+        // loop rather than a filter per display (for size).
+        var options = [DisplaySpec.Option("device", path)]
+        for option in spec.options where option.key != "device" && (isDRM || FramebufferOptions.keys.contains(option.key)) {
+            options.append(option)
+        }
+        if isDRM {
+            return try DRMDisplay.open(DisplaySpec(type: "drm", options: options), probed: true, warn: warnOnStandardError)
+        }
+        return try FramebufferDisplay.open(DisplaySpec(type: "fb", options: options))
     }
 }

@@ -50,7 +50,13 @@ extension FileDescriptor {
 
 /// The DRM cards present, `/dev/dri/card0` first (`devices`: where `dri/` is, /dev but in tests).
 func drmCardPaths(devices: String = "/dev") -> [String] {
-    (0..<16).map { (n: Int) -> String in devices + "/dri/card\(n)" }.filter { (p: String) -> Bool in access(p, F_OK) == 0 }
+    // A plain loop, not a map and a filter (each code of its own, for one search).
+    var paths: [String] = []
+    for n in 0..<16 {
+        let path = devices + "/dri/card\(n)"
+        if access(path, F_OK) == 0 { paths.append(path) }
+    }
+    return paths
 }
 
 /// The first card with a connected output (what `device=auto` and the `auto` display pick), or

@@ -7,10 +7,11 @@ func drmOpenHint(path: String, _ error: Errno) -> String {
     var message = "cannot open \(path): \(error)"
     switch error {
     case .noSuchFileOrDirectory:
-        let others = drmCardPaths().filter { $0 != path }
-        message += others.isEmpty
-            ? " (no /dev/dri/card* exists: is the display driver loaded? on a Raspberry Pi: dtoverlay=vc4-kms-v3d; else try --display fb:)"
-            : " (try device=\(others[0]) or device=auto)"
+        if let other = drmCardPaths().first(where: { $0 != path }) {
+            message += " (try device=\(other) or device=auto)"
+        } else {
+            message += " (no /dev/dri/card* exists: is the display driver loaded? on a Raspberry Pi: dtoverlay=vc4-kms-v3d; else try --display fb:)"
+        }
     case .permissionDenied, .notPermitted:
         var st = stat()
         if stat(path, &st) == 0, st.st_gid != 0, let group = GroupFile.name(of: st.st_gid) {

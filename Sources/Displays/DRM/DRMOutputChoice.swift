@@ -63,21 +63,18 @@ public struct DRMOutputChoice: Sendable, Equatable {
     /// `crtcCount` CRTCs exist; each output needs one its encoders can reach.
     public static func choose(_ outputs: [DRMOutput], crtcCount: Int, connector: String? = nil,
                               mode request: DRMModeRequest? = nil) -> Result<DRMOutputChoice, DRMChoiceError> {
-        let connected = outputs.filter { $0.connected && !$0.modes.isEmpty }
-        let listing = outputs.map { "\($0.name) \($0.connected ? ($0.modes.isEmpty ? "connected, no modes" : "connected") : "disconnected")" }
-            .joined(separator: ", ")
         let primary: DRMOutput
         if let connector {
             guard let named = outputs.first(where: { $0.name.asciiLowercased() == connector.asciiLowercased() }) else {
-                return .failure(.noConnectedOutput("no connector named \(connector) (connectors: \(listing))"))
+                return .failure(.noConnectedOutput("no connector named \(connector) (connectors: \(listing(outputs)))"))
             }
             guard named.connected, !named.modes.isEmpty else {
-                return .failure(.noConnectedOutput("connector \(named.name) has no display attached (connectors: \(listing))"))
+                return .failure(.noConnectedOutput("connector \(named.name) has no display attached (connectors: \(listing(outputs)))"))
             }
             primary = named
         } else {
-            guard let first = connected.first else {
-                return .failure(.noConnectedOutput("no connected output (connectors: \(listing.isEmpty ? "none" : listing))"))
+            guard let first = outputs.first(where: { $0.connected && !$0.modes.isEmpty }) else {
+                return .failure(.noConnectedOutput("no connected output (connectors: \(outputs.isEmpty ? "none" : listing(outputs)))"))
             }
             primary = first
         }
@@ -108,7 +105,7 @@ public struct DRMOutputChoice: Sendable, Equatable {
         assignments.append(Assignment(output: primary, mode: mode, crtcIndex: primaryCRTC))
         // Mirrors: only when one output was not named.
         if connector == nil {
-            for output in connected where output.connectorID != primary.connectorID {
+            for output in outputs where output.connected && !output.modes.isEmpty && output.connectorID != primary.connectorID {
                 guard let m = bestMode(output.modes, width: mode.width, height: mode.height, refresh: nil) else {
                     skipped.append("\(output.name) left dark: it has no \(mode.width)x\(mode.height) mode to mirror \(primary.name) "
                         + "(its preferred: \((output.modes.first { $0.isPreferred } ?? output.modes[0]).description); give mode= a size both show)")
@@ -125,18 +122,41 @@ public struct DRMOutputChoice: Sendable, Equatable {
         return .success(DRMOutputChoice(width: mode.width, height: mode.height, assignments: assignments, skipped: skipped))
     }
 
+    /// `NAME connected, NAME disconnected, …`: the outputs, for the errors (built only for one,
+    /// by a loop rather than a map and a join, for size).
+    @inline(never) static func listing(_ outputs: [DRMOutput]) -> String {
+        var text = ""
+        for output in outputs {
+            if !text.isEmpty { text += ", " }
+            text += output.name + (output.connected ? (output.modes.isEmpty ? " connected, no modes" : " connected") : " disconnected")
+        }
+        return text
+    }
+
     /// The mode of that size: the preferred one if it is, else the highest refresh (or exactly
     /// `refresh` when given).
     /// Out of line: `choose` calls it twice.
     @inline(never) static func bestMode(_ modes: [DRMMode], width: Int, height: Int, refresh: Int?) -> DRMMode? {
-        let sized = modes.filter { $0.width == width && $0.height == height && (refresh == nil || $0.refresh == refresh) }
-        return sized.first { $0.isPreferred } ?? sized.max { $0.refresh < $1.refresh }
+        // One pass, no filtered copy: the first preferred one, else the first of the highest refresh.
+        var best: DRMMode? = nil
+        for m in modes where m.width == width && m.height == height && (refresh == nil || m.refresh == refresh) {
+            if m.isPreferred { return m }
+            if best.map({ m.refresh > $0.refresh }) ?? true { best = m }
+        }
+        return best
     }
 
     static func distinctModes(_ modes: [DRMMode]) -> String {
+        // The text built as the modes are seen, not a prefix of them joined (for size).
         var seen: [String] = []
-        for m in modes where !seen.contains(m.description) { seen.append(m.description) }
-        return seen.prefix(12).joined(separator: ", ") + (seen.count > 12 ? ", …" : "")
+        var text = ""
+        for m in modes {
+            let name = m.description
+            if seen.contains(name) { continue }
+            seen.append(name)
+            if seen.count <= 12 { text += seen.count == 1 ? name : ", " + name }
+        }
+        return seen.count > 12 ? text + ", …" : text
     }
 }
 
@@ -154,7 +174,9 @@ public enum DRMChoiceError: Error, Sendable, Equatable, CustomStringConvertible 
 
 /// The kernel's connector type names (drivers/gpu/drm/drm_connector.c), for `HDMI-A-1`-style names.
 func drmConnectorTypeName(_ type: UInt32) -> String {
-    let names = ["Unknown", "VGA", "DVI-I", "DVI-D", "DVI-A", "Composite", "SVIDEO", "LVDS", "Component", "DIN",
-                 "DP", "HDMI-A", "HDMI-B", "TV", "eDP", "Virtual", "DSI", "DPI", "Writeback", "SPI", "USB"]
-    return Int(type) < names.count ? names[Int(type)] : "Type\(type)"
+    Int(type) < drmConnectorTypeNames.count ? drmConnectorTypeNames[Int(type)] : "Type\(type)"
 }
+
+/// One table, made once (an array literal in the function was built at each call, for size too).
+private let drmConnectorTypeNames = ["Unknown", "VGA", "DVI-I", "DVI-D", "DVI-A", "Composite", "SVIDEO", "LVDS", "Component", "DIN",
+                                     "DP", "HDMI-A", "HDMI-B", "TV", "eDP", "Virtual", "DSI", "DPI", "Writeback", "SPI", "USB"]
