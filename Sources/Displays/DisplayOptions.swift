@@ -7,7 +7,7 @@ extension DisplaySpec {
     public func checkKeys(_ accepted: [String]) throws(DisplaySpecError) {
         for option in options where !accepted.contains(option.key) {
             throw DisplaySpecError(spec: description,
-                                   message: "unknown key '\(option.key)'; \(type) accepts " + accepted.joined(separator: ", "))
+                                   message: "unknown key '" + option.key + "'; " + type + " accepts " + accepted.joined(separator: ", "))
         }
     }
 
@@ -15,7 +15,7 @@ extension DisplaySpec {
     public func size(_ key: String = "size", default fallback: (width: Int, height: Int)?) throws(DisplaySpecError) -> (width: Int, height: Int) {
         guard let text = self[key] else {
             if let fallback { return fallback }
-            throw DisplaySpecError(spec: description, message: "missing \(key)=WxH (e.g. \(key)=64x32)")
+            throw DisplaySpecError(spec: description, message: "missing " + key + "=WxH (e.g. " + key + "=64x32)")
         }
         guard let (w, h) = parseDimensions(text), (1...Canvas.maximumSide).contains(w), (1...Canvas.maximumSide).contains(h) else {
             throw DisplaySpecError(spec: description, message: "\(key)='\(text)' is not WxH with sides from 1 to \(Canvas.maximumSide) (e.g. 64x32)")
@@ -36,7 +36,7 @@ extension DisplaySpec {
     public func color(_ key: String, default fallback: Color) throws(DisplaySpecError) -> Color {
         guard let text = self[key] else { return fallback }
         do { return try Color(parsing: text) } catch {
-            throw DisplaySpecError(spec: description, message: "\(key)='\(text)': \(error)")
+            throw DisplaySpecError(spec: description, message: key + "='" + text + "': " + error.description)
         }
     }
 

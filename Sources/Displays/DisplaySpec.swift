@@ -38,10 +38,10 @@ public struct DisplaySpec: Sendable, Equatable, CustomStringConvertible {
             }
             defer { start = end + 1 }
             if end == start { continue }
-            guard eq > start else { throw DisplaySpecError(spec: text, message: "'\(string(start, end))' is not key=value") }
+            guard eq > start else { throw DisplaySpecError(spec: text, message: "'" + string(start, end) + "' is not key=value") }
             let key = string(start, eq)
             if options.contains(where: { $0.key == key }) {
-                throw DisplaySpecError(spec: text, message: "'\(key)' is given twice")
+                throw DisplaySpecError(spec: text, message: "'" + key + "' is given twice")
             }
             options.append(Option(key, string(eq + 1, end)))
         }
@@ -54,7 +54,10 @@ public struct DisplaySpec: Sendable, Equatable, CustomStringConvertible {
     public subscript(key: String) -> String? { options.first { $0.key == key }?.value }
 
     public var description: String {
-        options.isEmpty ? type : type + ":" + options.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+        // One loop appending, not a map and a join (for size).
+        var text = type
+        for i in options.indices { text += (i == 0 ? ":" : ",") + options[i].key + "=" + options[i].value }
+        return text
     }
 }
 

@@ -48,12 +48,12 @@ public final class ImageDisplay: Display {
         var why = "missing path=FILE (.ppm or .png)"
         if let path = spec["path"], !path.isEmpty {
             var format: ImageFormat? = nil
-            do { format = try ImageFormat(path: path, expected: formats) } catch { why = "path='\(path)': \(error)" }
+            do { format = try ImageFormat(path: path, expected: formats) } catch { why = "path='" + path + "': " + error.description }
             if let format {
                 if formats.contains(format) {
                     return (path, format, try spec.size(default: nil), try spec.color("background", default: .black), try spec.framesPerSecond())
                 }
-                why = "path='\(path)': the image display writes .ppm or .png, not .\(format.rawValue)"
+                why = "path='" + path + "': the image display writes .ppm or .png, not ." + format.rawValue
             }
         }
         throw DisplaySpecError(spec: spec.description, message: why)

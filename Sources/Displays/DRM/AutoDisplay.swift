@@ -29,13 +29,13 @@ public enum AutoDisplay {
         case .success(let path): return .drm(path)
         case .failure(let why): drm = why.description
         }
-        guard framebuffers else { return .none("no DRM card with a connected output: \(drm)") }
+        guard framebuffers else { return .none("no DRM card with a connected output: " + drm) }
         // A plain loop (a map and a `first(where:)` were each code of their own, for one search).
         for n in 0..<8 {
             let fb = devices + "/fb\(n)"
             if access(fb, F_OK) == 0 { return .framebuffer(fb) }
         }
-        return .none("no display device: DRM: \(drm); fbdev: no \(devices)/fb* exists (is the display driver loaded?)")
+        return .none("no display device: DRM: " + drm + "; fbdev: no " + devices + "/fb* exists (is the display driver loaded?)")
     }
 
     /// Whether a name created or removed in /dev (`inDRI` false) or /dev/dri (true) can change

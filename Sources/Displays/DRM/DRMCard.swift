@@ -34,9 +34,10 @@ extension FileDescriptor {
             if connector.info.encoder_id != 0, let encoder = try? drmEncoder(connector.info.encoder_id), encoder.crtc_id != 0 {
                 current = resources.crtcs.firstIndex(of: encoder.crtc_id)
             }
-            let modes = connector.modes.enumerated().map { (i, m) in
-                DRMMode(width: Int(m.hdisplay), height: Int(m.vdisplay), refresh: Int(m.vrefresh),
-                        isPreferred: m.type & loaderd_drm_mode_type_preferred != 0, index: i)
+            var modes: [DRMMode] = []
+            for (i, m) in connector.modes.enumerated() {
+                modes.append(DRMMode(width: Int(m.hdisplay), height: Int(m.vdisplay), refresh: Int(m.vrefresh),
+                                     isPreferred: m.type & loaderd_drm_mode_type_preferred != 0, index: i))
             }
             outputs.append(DRMOutput(connectorID: id,
                                      name: drmConnectorTypeName(connector.info.connector_type) + "-\(connector.info.connector_type_id)",
@@ -63,18 +64,18 @@ func drmCardPaths(devices: String = "/dev") -> [String] {
 /// a sentence on what was found instead.
 func firstCardWithConnectedOutput(devices: String = "/dev") -> Result<String, DRMSearchFailure> {
     let cards = drmCardPaths(devices: devices)
-    if cards.isEmpty { return .failure(DRMSearchFailure(description: "no DRM device (\(devices)/dri/card* does not exist: is the display driver loaded, e.g. dtoverlay=vc4-kms-v3d on a Raspberry Pi?)")) }
+    if cards.isEmpty { return .failure(DRMSearchFailure(description: "no DRM device (" + devices + "/dri/card* does not exist: is the display driver loaded, e.g. dtoverlay=vc4-kms-v3d on a Raspberry Pi?)")) }
     var notes: [String] = []
     for path in cards {
         let fd: FileDescriptor
-        do { fd = try FileDescriptor.open(FilePath(path), .readWrite, options: [.closeOnExec]) } catch {
-            notes.append("\(path): \(drmOpenHint(path: path, error))")
+        do { fd = try FileDescriptor.openDevice(path, .readWrite, options: [.closeOnExec]) } catch {
+            notes.append(path + ": " + drmOpenHint(path: path, error))
             continue
         }
         defer { try? fd.close() }
-        guard let probe = try? fd.drmProbe(probe: true) else { notes.append("\(path): not a mode-setting device"); continue }
+        guard let probe = try? fd.drmProbe(probe: true) else { notes.append(path + ": not a mode-setting device"); continue }
         if probe.outputs.contains(where: { $0.connected && !$0.modes.isEmpty }) { return .success(path) }
-        notes.append("\(path): no connected output (" + probe.outputs.map { $0.name }.joined(separator: ", ") + ")")
+        notes.append(path + ": no connected output (" + probe.outputs.map { $0.name }.joined(separator: ", ") + ")")
     }
     return .failure(DRMSearchFailure(description: notes.joined(separator: "; ")))
 }

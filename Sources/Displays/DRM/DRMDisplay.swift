@@ -103,29 +103,29 @@ public final class DRMDisplay: Display {
         self.options = options
         framesPerSecond = options.screen.framesPerSecond
         var warnings: [String] = []
-        func note(_ message: String) { warnings.append(message); warn("\(name): \(message)") }
+        func note(_ message: String) { warnings.append(message); warn(name + ": " + message) }
         func deviceError(_ message: String) -> DisplayOpenError { .device(DisplayError(display: name, message: message)) }
 
         let fd: FileDescriptor
-        do { fd = try FileDescriptor.open(FilePath(path), .readWrite, options: [.closeOnExec, .nonBlocking]) } catch {
+        do { fd = try FileDescriptor.openDevice(path, .readWrite, options: [.closeOnExec, .nonBlocking]) } catch {
             throw deviceError(drmOpenHint(path: path, error))
         }
         var ok = false
         defer { if !ok { try? fd.close() } }
         guard (try? fd.drmCapability(loaderd_drm_cap_dumb_buffer)) == 1 else {
-            throw deviceError("\(path) is not a mode-setting device with dumb buffers (a render node or a GPU without display?); try another /dev/dri/card* or fb:")
+            throw deviceError(path + " is not a mode-setting device with dumb buffers (a render node or a GPU without display?); try another /dev/dri/card* or fb:")
         }
         do { try fd.setDRMMaster() } catch { throw deviceError(drmMasterHint(path: path, error)) }
         var keepMaster = false
         defer { if !keepMaster { try? fd.dropDRMMaster() } }
 
         let probe: DRMProbe
-        do { probe = try fd.drmProbe(probe: !probed) } catch { throw deviceError("cannot read the outputs of \(path) (\(error))") }
+        do { probe = try fd.drmProbe(probe: !probed) } catch { throw deviceError("cannot read the outputs of " + path + " (" + error.description + ")") }
         let choice: DRMOutputChoice
         switch DRMOutputChoice.choose(probe.outputs, crtcCount: probe.crtcIDs.count, connector: options.connector, mode: options.mode) {
         case .success(let c): choice = c
         case .failure(let why):
-            throw deviceError("\(why) on \(path); plug a display in, or name a connector with connector= (or use device= for another card)")
+            throw deviceError(why.description + " on " + path + "; plug a display in, or name a connector with connector= (or use device= for another card)")
         }
         for reason in choice.skipped { note(reason) }
 
@@ -151,7 +151,7 @@ public final class DRMDisplay: Display {
         var second: DumbBuffer? = nil
         if options.buffering != .one {
             do { second = try DumbBuffer(card: fd, width: choice.width, height: choice.height, format: format) } catch {
-                note("\(error); one buffer, frames may tear")
+                note(error.description + "; one buffer, frames may tear")
             }
         }
         writer = FrameWriter(placement: placement, encoder: PixelEncoder(format), background: options.screen.background, stride: first.pitch)

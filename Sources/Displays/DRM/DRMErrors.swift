@@ -4,11 +4,11 @@ import CompactText
 
 /// Why a card could not be opened, with what to do about it.
 func drmOpenHint(path: String, _ error: Errno) -> String {
-    var message = "cannot open \(path): \(error)"
+    var message = "cannot open " + path + ": " + error.description
     switch error {
     case .noSuchFileOrDirectory:
         if let other = drmCardPaths().first(where: { $0 != path }) {
-            message += " (try device=\(other) or device=auto)"
+            message += " (try device=" + other + " or device=auto)"
         } else {
             message += " (no /dev/dri/card* exists: is the display driver loaded? on a Raspberry Pi: dtoverlay=vc4-kms-v3d; else try --display fb:)"
         }
@@ -28,13 +28,13 @@ func drmOpenHint(path: String, _ error: Errno) -> String {
 /// Why DRM master could not be taken: names the holder when debugfs shows it (root, debugfs
 /// mounted), else the usual suspects.
 func drmMasterHint(path: String, _ error: Errno) -> String {
-    var message = "cannot become DRM master on \(path) (\(error)): "
+    var message = "cannot become DRM master on " + path + " (" + error.description + "): "
     if error == .permissionDenied || error == .notPermitted {
         return message + "loaderd is not root and did not open the card first (a non-root program only becomes master as the first to open it); "
             + "run loaderd as root (CAP_SYS_ADMIN), or start it before the display server"
     }
     if let holder = drmMasterHolder(path: path) {
-        message += "\(holder) holds it"
+        message += holder + " holds it"
     } else {
         message += "another program holds it (a display server, a Wayland compositor, plymouthd or a getty on a DRM console)"
     }
@@ -55,7 +55,7 @@ func drmMasterHolder(path: String) -> String? {
 
 /// The first 8 KB of a small file (sysfs, debugfs), or nil.
 func readSmallFile(_ path: String) -> String? {
-    guard let fd = try? FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec]) else { return nil }
+    guard let fd = try? FileDescriptor.openDevice(path, .readOnly, options: [.closeOnExec]) else { return nil }
     defer { try? fd.close() }
     var bytes = [UInt8](repeating: 0, count: 8192)
     let n = bytes.withUnsafeMutableBytes { (b: UnsafeMutableRawBufferPointer) -> Int in (try? fd.read(into: b)) ?? 0 }

@@ -66,15 +66,15 @@ public struct DRMOutputChoice: Sendable, Equatable {
         let primary: DRMOutput
         if let connector {
             guard let named = outputs.first(where: { $0.name.asciiLowercased() == connector.asciiLowercased() }) else {
-                return .failure(.noConnectedOutput("no connector named \(connector) (connectors: \(listing(outputs)))"))
+                return .failure(.noConnectedOutput("no connector named " + connector + " (connectors: " + listing(outputs) + ")"))
             }
             guard named.connected, !named.modes.isEmpty else {
-                return .failure(.noConnectedOutput("connector \(named.name) has no display attached (connectors: \(listing(outputs)))"))
+                return .failure(.noConnectedOutput("connector " + named.name + " has no display attached (connectors: " + listing(outputs) + ")"))
             }
             primary = named
         } else {
             guard let first = outputs.first(where: { $0.connected && !$0.modes.isEmpty }) else {
-                return .failure(.noConnectedOutput("no connected output (connectors: \(outputs.isEmpty ? "none" : listing(outputs)))"))
+                return .failure(.noConnectedOutput("no connected output (connectors: " + (outputs.isEmpty ? "none" : listing(outputs)) + ")"))
             }
             primary = first
         }
@@ -99,7 +99,7 @@ public struct DRMOutputChoice: Sendable, Equatable {
             return nil
         }
         guard let primaryCRTC = crtc(for: primary) else {
-            return .failure(.noCRTC("no display controller (CRTC) can drive \(primary.name)"))
+            return .failure(.noCRTC("no display controller (CRTC) can drive " + primary.name))
         }
         used |= 1 << UInt32(primaryCRTC)
         assignments.append(Assignment(output: primary, mode: mode, crtcIndex: primaryCRTC))
@@ -112,7 +112,7 @@ public struct DRMOutputChoice: Sendable, Equatable {
                     continue
                 }
                 guard let c = crtc(for: output) else {
-                    skipped.append("\(output.name) left dark: no free display controller (CRTC) can drive it")
+                    skipped.append(output.name + " left dark: no free display controller (CRTC) can drive it")
                     continue
                 }
                 used |= 1 << UInt32(c)

@@ -43,7 +43,7 @@ final class DumbBuffer {
             let e = Errno.current
             _ = loaderd_drm_remove_fb(card.rawValue, fb.fb_id)
             _ = loaderd_drm_destroy_dumb(card.rawValue, create.handle)
-            throw DumbBufferError("cannot map the dumb buffer (\(e))")
+            throw DumbBufferError("cannot map the dumb buffer (" + e.description + ")")
         }
         self.card = card
         handle = create.handle

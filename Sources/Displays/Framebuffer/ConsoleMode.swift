@@ -18,7 +18,7 @@ struct ConsoleMode: ~Copyable {
         do {
             fd = try Self.openTerminal(path)
         } catch {
-            throw ConsoleModeError("cannot open \(path) to put the console in graphics mode (\(error)); "
+            throw ConsoleModeError("cannot open " + path + " to put the console in graphics mode (" + error.description + "); "
                 + "the kernel console may draw over the splash (run as root, or use console=keep to silence this)")
         }
         let mode: Int32
@@ -27,7 +27,7 @@ struct ConsoleMode: ~Copyable {
             if mode != loaderd_kd_graphics { try fd.setConsoleMode(loaderd_kd_graphics) }
         } catch {
             try? fd.close()
-            throw ConsoleModeError("cannot switch \(path) to graphics mode (\(error)); the kernel console may draw over the splash")
+            throw ConsoleModeError("cannot switch " + path + " to graphics mode (" + error.description + "); the kernel console may draw over the splash")
         }
         self.fd = fd
         self.previous = mode
@@ -36,7 +36,7 @@ struct ConsoleMode: ~Copyable {
 
     /// The terminal, read-write, never made our controlling terminal.
     static func openTerminal(_ path: String) throws(Errno) -> FileDescriptor {
-        try FileDescriptor.open(FilePath(path), .readWrite, options: [.closeOnExec, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)])
+        try FileDescriptor.openDevice(path, .readWrite, options: [.closeOnExec, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)])
     }
 
     /// Leaves the console in graphics mode when released (a retained splash: whoever takes the
@@ -79,16 +79,16 @@ public enum ConsoleRestore: Equatable, Sendable {
             fd = try ConsoleMode.openTerminal(path)
         } catch {
             if error == .noSuchFileOrDirectory || error == .noSuchAddressOrDevice || error == .operationNotSupportedByDevice { return .noTerminal }
-            return .failed("cannot open \(path): \(error)")
+            return .failed("cannot open " + path + ": " + error.description)
         }
         defer { try? fd.close() }
         let mode: Int32
         do { mode = try fd.consoleMode() } catch {
             if error == .inappropriateIOCTLForDevice { return .noTerminal }
-            return .failed("\(path): \(error)")
+            return .failed(path + ": " + error.description)
         }
         if mode == loaderd_kd_text { return .alreadyText }
-        do { try fd.setConsoleMode(loaderd_kd_text) } catch { return .failed("cannot switch \(path) to text mode: \(error)") }
+        do { try fd.setConsoleMode(loaderd_kd_text) } catch { return .failed("cannot switch " + path + " to text mode: " + error.description) }
         return .restored
     }
 }

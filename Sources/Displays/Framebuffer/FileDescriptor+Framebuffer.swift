@@ -5,6 +5,13 @@ import LinuxSystem
 // method over one `loaderd_*` shim call, errno turned into `Errno`, EINTR retried explicitly.
 
 extension FileDescriptor {
+    /// `FileDescriptor.open` of a display's device, a card's or a terminal's path, out of line:
+    /// inlined, its C-string conversion was code of its own at each of the displays' opens (for size).
+    @inline(never) static func openDevice(_ path: String, _ mode: AccessMode, options: OpenOptions,
+                                          permissions: FilePermissions? = nil) throws(Errno) -> FileDescriptor {
+        try open(FilePath(path), mode, options: options, permissions: permissions)
+    }
+
     /// The variable screen information: resolution, virtual size, bits per pixel, bitfields.
     ///
     /// The corresponding C call is `ioctl(fd, FBIOGET_VSCREENINFO, &var)`.

@@ -5,10 +5,10 @@ import CompactText
 extension FramebufferDisplay {
     /// The message for a failed open(2) of the device or stand-in: what to do about it.
     static func openFailure(path: String, _ error: Errno, isFile: Bool) -> String {
-        var message = "cannot open \(path): \(error)"
+        var message = "cannot open " + path + ": " + error.description
         switch error {
         case .tooManySymbolicLinkLevels where isFile:
-            message = "cannot open \(path): it is a symbolic link; a stand-in file is never reached through one (give the file's own path)"
+            message = "cannot open " + path + ": it is a symbolic link; a stand-in file is never reached through one (give the file's own path)"
         case .noSuchFileOrDirectory:
             if isFile {
                 message += " (does the directory exist?)"
@@ -21,7 +21,7 @@ extension FramebufferDisplay {
                     if p != path && access(p, F_OK) == 0 { other = p }
                 }
                 if let other {
-                    message += " (is the display driver loaded? try device=\(other))"
+                    message += " (is the display driver loaded? try device=" + other + ")"
                 } else {
                     message += " (is the display driver loaded? no /dev/fb* exists; for a file give geometry= and format=)"
                 }
@@ -32,7 +32,7 @@ extension FramebufferDisplay {
                 message += " (the device belongs to group \(group): add the user to group \(group), "
                     + "e.g. usermod -aG \(group) USER, and log in again)"
             } else {
-                message += " (run as root, or give the user read-write access to \(path); on most systems: add the user to group video)"
+                message += " (run as root, or give the user read-write access to " + path + "; on most systems: add the user to group video)"
             }
         default: break
         }

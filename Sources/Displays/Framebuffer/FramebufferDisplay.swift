@@ -95,14 +95,14 @@ public final class FramebufferDisplay: Display {
         framesPerSecond = options.screen.framesPerSecond
         vsync = options.vsync
         var warnings: [String] = []
-        func note(_ message: String) { warnings.append(message); warn("\(name): \(message)") }
+        func note(_ message: String) { warnings.append(message); warn(name + ": " + message) }
         func deviceError(_ message: String) -> DisplayOpenError { .device(DisplayError(display: name, message: message)) }
 
         let fd: FileDescriptor
         do throws(Errno) {
             // A stand-in file is never reached through a symlink (O_NOFOLLOW): the daemon runs as
             // root and would otherwise write frames into whatever file the link names.
-            fd = try FileDescriptor.open(FilePath(options.device), .readWrite,
+            fd = try FileDescriptor.openDevice(options.device, .readWrite,
                                          options: options.file == nil ? [.closeOnExec] : [.closeOnExec, .create, .noFollow, .nonBlocking, .noControllingTerminal],
                                          permissions: options.file == nil ? nil : [.ownerReadWrite, .groupRead, .otherRead])
         } catch {
@@ -120,7 +120,7 @@ public final class FramebufferDisplay: Display {
             var st = stat()
             guard fstat(fd.rawValue, &st) == 0, loaderd_s_isreg(st.st_mode) != 0 || loaderd_s_ischr(st.st_mode) != 0 else {
                 try? fd.close()
-                throw deviceError("\(options.device) is \(RegularFile.kind(st.st_mode)); a stand-in must be a regular file")
+                throw deviceError(options.device + " is " + RegularFile.kind(st.st_mode) + "; a stand-in must be a regular file")
             }
             if loaderd_s_isreg(st.st_mode) != 0 {
                 RegularFile.makeBlocking(fd.rawValue)
@@ -153,8 +153,8 @@ public final class FramebufferDisplay: Display {
                 fix = try fd.framebufferFixedInfo()
             } catch {
                 try? fd.close()
-                throw deviceError("\(options.device) is not a framebuffer (FBIOGET_VSCREENINFO: \(error)); "
-                    + "for a regular file give geometry=WxH and format=… (\(FramebufferPixelFormat.supportedNames))")
+                throw deviceError(options.device + " is not a framebuffer (FBIOGET_VSCREENINFO: " + error.description + "); "
+                    + "for a regular file give geometry=WxH and format=… (" + FramebufferPixelFormat.supportedNames + ")")
             }
             switch FramebufferPixelFormat.resolve(info, fix) {
             case .success(let found): format = found
@@ -223,7 +223,7 @@ public final class FramebufferDisplay: Display {
             // Probe: show the second half (same picture). A driver that refuses gets single buffering.
             front = 1
             do { try pan(to: 1) } catch {
-                note("the driver refused to pan (FBIOPAN_DISPLAY: \(error)); single buffering, frames may tear")
+                note("the driver refused to pan (FBIOPAN_DISPLAY: " + error.description + "); single buffering, frames may tear")
                 isDoubleBuffered = false
                 front = 0
             }
@@ -235,7 +235,7 @@ public final class FramebufferDisplay: Display {
         if vsync, let device {
             // Probe once: drivers without vertical-blank interrupts refuse (vfb, many SPI panels).
             do { try device.waitForVerticalSync() } catch {
-                note("the driver does not support FBIO_WAITFORVSYNC (\(error)); vsync off")
+                note("the driver does not support FBIO_WAITFORVSYNC (" + error.description + "); vsync off")
                 vsync = false
             }
         }
