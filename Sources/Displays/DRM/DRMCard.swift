@@ -65,19 +65,21 @@ func drmCardPaths(devices: String = "/dev") -> [String] {
 func firstCardWithConnectedOutput(devices: String = "/dev") -> Result<String, DRMSearchFailure> {
     let cards = drmCardPaths(devices: devices)
     if cards.isEmpty { return .failure(DRMSearchFailure(description: "no DRM device (" + devices + "/dri/card* does not exist: is the display driver loaded, e.g. dtoverlay=vc4-kms-v3d on a Raspberry Pi?)")) }
-    var notes: [String] = []
-    for path in cards {
+    // What each card is, as one text built in the loop (not an array and a join, for size).
+    var notes = ""
+    for (i, path) in cards.enumerated() {
+        notes += i == 0 ? path + ": " : "; " + path + ": "
         let fd: FileDescriptor
         do { fd = try FileDescriptor.openDevice(path, .readWrite, options: [.closeOnExec]) } catch {
-            notes.append(path + ": " + drmOpenHint(path: path, error))
+            notes += drmOpenHint(path: path, error)
             continue
         }
         defer { try? fd.close() }
-        guard let probe = try? fd.drmProbe(probe: true) else { notes.append(path + ": not a mode-setting device"); continue }
+        guard let probe = try? fd.drmProbe(probe: true) else { notes += "not a mode-setting device"; continue }
         if probe.outputs.contains(where: { $0.connected && !$0.modes.isEmpty }) { return .success(path) }
-        notes.append(path + ": no connected output (" + probe.outputs.map { $0.name }.joined(separator: ", ") + ")")
+        notes += "no connected output (" + DRMOutputChoice.names(probe.outputs) + ")"
     }
-    return .failure(DRMSearchFailure(description: notes.joined(separator: "; ")))
+    return .failure(DRMSearchFailure(description: notes))
 }
 
 struct DRMSearchFailure: Error, CustomStringConvertible { let description: String }

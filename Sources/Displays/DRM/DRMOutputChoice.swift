@@ -133,6 +133,13 @@ public struct DRMOutputChoice: Sendable, Equatable {
         return text
     }
 
+    /// The outputs' names, `HDMI-A-1, DP-1` (a loop, not a map and a join: for size).
+    static func names(_ outputs: [DRMOutput]) -> String {
+        var text = ""
+        for i in outputs.indices { text += i == 0 ? outputs[i].name : ", " + outputs[i].name }
+        return text
+    }
+
     /// The mode of that size: the preferred one if it is, else the highest refresh (or exactly
     /// `refresh` when given).
     /// Out of line: `choose` calls it twice.

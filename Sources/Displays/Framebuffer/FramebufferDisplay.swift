@@ -97,6 +97,10 @@ public final class FramebufferDisplay: Display {
         var warnings: [String] = []
         func note(_ message: String) { warnings.append(message); warn(name + ": " + message) }
         func deviceError(_ message: String) -> DisplayOpenError { .device(DisplayError(display: name, message: message)) }
+        // Out of line: the device's and a character device stand-in's mapping fail alike (for size).
+        @inline(never) func mapFailure(_ length: Int, _ error: Errno) -> DisplayOpenError {
+            deviceError("cannot map \(options.device) (\(length) bytes): \(error)")
+        }
 
         let fd: FileDescriptor
         do throws(Errno) {
@@ -138,9 +142,7 @@ public final class FramebufferDisplay: Display {
             } else {
                 // A character device given with geometry= (e.g. a framebuffer without the ioctls):
                 // device memory does not shrink, so it is mapped.
-                do { memory = try FramebufferMemory(mapping: fd, length: length) } catch {
-                    throw deviceError("cannot map \(options.device) (\(length) bytes): \(error)")
-                }
+                do { memory = try FramebufferMemory(mapping: fd, length: length) } catch { throw mapFailure(length, error) }
             }
             screenWidth = file.width; screenHeight = file.height; self.stride = stride; format = file.format
             info.xres = UInt32(file.width); info.yres = UInt32(file.height)
@@ -187,9 +189,7 @@ public final class FramebufferDisplay: Display {
                 }
             }
             let mapLength = Int(fix.smem_len)
-            do { memory = try FramebufferMemory(mapping: fd, length: mapLength) } catch {
-                throw deviceError("cannot map \(options.device) (\(mapLength) bytes): \(error)")
-            }
+            do { memory = try FramebufferMemory(mapping: fd, length: mapLength) } catch { throw mapFailure(mapLength, error) }
             doubleBuffered = options.buffering != .one && Int(info.yres_virtual) >= 2 * screenHeight
                 && Int(fix.line_length) * 2 * screenHeight <= mapLength
             visibleOffset = Int(info.yoffset) * stride + Int(info.xoffset) * format.bytesPerPixel

@@ -30,7 +30,7 @@ extension FramebufferPixelFormat {
         if msbRight { problems += ", msb_right" }
         if let found, problems.isEmpty { return .success(found) }
         return .failure(UnsupportedPixelFormat(description:
-            "unsupported pixel format: \(described)\(problems); supported: \(supportedNames) "
-            + "(switch the mode to 16 or 32 bpp, e.g. fbset -depth 32, or framebuffer_depth=32 in a Raspberry Pi's config.txt)"))
+            "unsupported pixel format: " + described.description + problems + "; supported: " + supportedNames
+            + " (switch the mode to 16 or 32 bpp, e.g. fbset -depth 32, or framebuffer_depth=32 in a Raspberry Pi's config.txt)"))
     }
 }
