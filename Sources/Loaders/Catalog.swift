@@ -85,6 +85,8 @@ public enum LoaderKind: CaseIterable, Sendable, Equatable {
         }
     }
 
+    /// Out of line, for size: a module that inlined it would carry its own copy of every table.
+    @inline(never)
     public var parameters: [ParameterSpec] {
         switch self {
         case .linkedin: return LinkedInBar.parameters
@@ -97,6 +99,7 @@ public enum LoaderKind: CaseIterable, Sendable, Equatable {
         }
     }
 
+    @inline(never)  // as `parameters`
     public var presets: [Preset] {
         switch self {
         case .linkedin: return LinkedInBar.presets

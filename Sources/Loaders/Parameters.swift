@@ -78,6 +78,9 @@ public struct ParameterSpec: Sendable {
     public let defaultValue: String
     public let summary: String
 
+    /// Always inlined, for size: the catalog's tables are then built at compile time, as read-only
+    /// data, rather than by code that allocates and fills them at first use.
+    @inline(__always)
     public init(_ key: String, _ type: ParameterType, default defaultValue: String, _ summary: String) {
         self.key = key; self.type = type; self.defaultValue = defaultValue; self.summary = summary
     }
@@ -131,6 +134,7 @@ public struct Preset: Sendable {
     public let name: String
     public let summary: String
     public let values: [(key: String, value: String)]
+    @inline(__always)  // for size: the presets' table is then read-only data (see `ParameterSpec.init`)
     public init(_ name: String, _ summary: String, _ values: [(key: String, value: String)]) {
         self.name = name; self.summary = summary; self.values = values
     }
