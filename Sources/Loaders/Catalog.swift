@@ -112,7 +112,9 @@ public enum LoaderKind: CaseIterable, Sendable, Equatable {
         }
     }
 
-    /// Builds the loader from parameters already validated against `parameters`.
+    /// Builds the loader from parameters already validated against `parameters`. Out of line,
+    /// for size: run once a start, it kept every loader's init inlined in the daemon's `start`.
+    @inline(never)
     public func make(_ parameters: Parameters) -> AnyLoader {
         switch self {
         case .linkedin: return .linkedin(LinkedInBar(parameters))

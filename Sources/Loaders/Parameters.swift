@@ -85,47 +85,43 @@ public struct ParameterSpec: Sendable {
         self.key = key; self.type = type; self.defaultValue = defaultValue; self.summary = summary
     }
 
-    /// Parses `text` as this parameter's type. Input boundary: Double is allowed here.
+    /// Parses `text` as this parameter's type. Input boundary: Double is allowed here. For size,
+    /// each refusal only leaves its reason (nil: what the type accepts) and one `throw` makes it.
     public func parse(_ text: String, loader: String) throws(ParameterError) -> ParameterValue {
-        func fail(_ why: String? = nil) -> ParameterError {
-            ParameterError(loader: loader, key: key, value: text, reason: why ?? "expected \(type.accepted)")
-        }
         let trimmed = text.trimmingSpaces
+        var reason: String? = nil
         switch type {
         case .color:
-            do { return .color(try Color(parsing: trimmed)) } catch { throw fail() }
+            if let color = try? Color(parsing: trimmed) { return .color(color) }
         case .colors:
             var colors: [Color] = []
             for part in trimmed.split(separator: ",", omittingEmptySubsequences: false) {
-                do { colors.append(try Color(parsing: String(part).trimmingSpaces)) } catch { throw fail() }
+                guard let color = try? Color(parsing: String(part).trimmingSpaces) else { colors = []; break }
+                colors.append(color)
             }
-            if colors.isEmpty { throw fail() }
-            return .colors(colors)
+            if !colors.isEmpty { return .colors(colors) }
         case .seconds(let range):
-            guard let d = Double(trimmed), d.isFinite, range.contains(d) else { throw fail() }
-            return .seconds(Time.microseconds(seconds: d))
+            if let d = Double(trimmed), d.isFinite, range.contains(d) { return .seconds(Time.microseconds(seconds: d)) }
         case .number(let range):
-            guard let d = Double(trimmed), d.isFinite, range.contains(d) else { throw fail() }
-            return .number(Fixed(d))
+            if let d = Double(trimmed), d.isFinite, range.contains(d) { return .number(Fixed(d)) }
         case .integer(let range):
-            guard let i = Int(trimmed), range.contains(i) else { throw fail() }
-            return .integer(i)
+            if let i = Int(trimmed), range.contains(i) { return .integer(i) }
         case .text(let maxLength):
-            guard text.count <= maxLength else { throw fail("text is \(text.count) characters; at most \(maxLength) accepted") }
-            return .text(text)
+            if text.count <= maxLength { return .text(text) }
+            reason = "text is \(text.count) characters; at most \(maxLength) accepted"
         case .choice(let words):
             let word = trimmed.asciiLowercased()  // once, not once per word compared
-            guard let w = words.first(where: { $0 == word }) else { throw fail() }
-            return .choice(w)
+            if let w = words.first(where: { $0 == word }) { return .choice(w) }
         case .curve:
             let parts = trimmed.split(separator: ",").compactMap { Double(String($0).trimmingSpaces) }
-            guard parts.count == 4, parts.allSatisfy({ $0.isFinite }), (0...1).contains(parts[0]), (0...1).contains(parts[2]),
-                  (-2...3).contains(parts[1]), (-2...3).contains(parts[3]) else { throw fail() }
-            return .curve(x1: Fixed(parts[0]), y1: Fixed(parts[1]), x2: Fixed(parts[2]), y2: Fixed(parts[3]))
+            if parts.count == 4, parts.allSatisfy({ $0.isFinite }), (0...1).contains(parts[0]), (0...1).contains(parts[2]),
+               (-2...3).contains(parts[1]), (-2...3).contains(parts[3]) {
+                return .curve(x1: Fixed(parts[0]), y1: Fixed(parts[1]), x2: Fixed(parts[2]), y2: Fixed(parts[3]))
+            }
         case .bool:
-            guard let flag = parseYesNo(trimmed) else { throw fail() }
-            return .bool(flag)
+            if let flag = parseYesNo(trimmed) { return .bool(flag) }
         }
+        throw ParameterError(loader: loader, key: key, value: text, reason: reason ?? "expected \(type.accepted)")
     }
 }
 
@@ -229,39 +225,40 @@ public struct Parameters: Sendable {
     }
 
     // Typed accessors. A key or type mismatch here is a programmer error in a loader: it traps.
-    public func color(_ key: String) -> Color {
+    // Out of line, for size: the loaders' inits call them some fifty times.
+    @inline(never) public func color(_ key: String) -> Color {
         guard case .color(let c)? = self[key] else { preconditionFailure("\(loader): no colour parameter \(key)") }
         return c
     }
-    public func colors(_ key: String) -> [Color] {
+    @inline(never) public func colors(_ key: String) -> [Color] {
         guard case .colors(let c)? = self[key] else { preconditionFailure("\(loader): no colours parameter \(key)") }
         return c
     }
-    public func seconds(_ key: String) -> Microseconds {
+    @inline(never) public func seconds(_ key: String) -> Microseconds {
         guard case .seconds(let s)? = self[key] else { preconditionFailure("\(loader): no seconds parameter \(key)") }
         return s
     }
-    public func number(_ key: String) -> Fixed {
+    @inline(never) public func number(_ key: String) -> Fixed {
         guard case .number(let n)? = self[key] else { preconditionFailure("\(loader): no number parameter \(key)") }
         return n
     }
-    public func integer(_ key: String) -> Int {
+    @inline(never) public func integer(_ key: String) -> Int {
         guard case .integer(let n)? = self[key] else { preconditionFailure("\(loader): no integer parameter \(key)") }
         return n
     }
-    public func text(_ key: String) -> String {
+    @inline(never) public func text(_ key: String) -> String {
         guard case .text(let s)? = self[key] else { preconditionFailure("\(loader): no text parameter \(key)") }
         return s
     }
-    public func choice(_ key: String) -> String {
+    @inline(never) public func choice(_ key: String) -> String {
         guard case .choice(let s)? = self[key] else { preconditionFailure("\(loader): no choice parameter \(key)") }
         return s
     }
-    public func curve(_ key: String) -> (x1: Fixed, y1: Fixed, x2: Fixed, y2: Fixed) {
+    @inline(never) public func curve(_ key: String) -> (x1: Fixed, y1: Fixed, x2: Fixed, y2: Fixed) {
         guard case .curve(let x1, let y1, let x2, let y2)? = self[key] else { preconditionFailure("\(loader): no curve parameter \(key)") }
         return (x1, y1, x2, y2)
     }
-    public func bool(_ key: String) -> Bool {
+    @inline(never) public func bool(_ key: String) -> Bool {
         guard case .bool(let b)? = self[key] else { preconditionFailure("\(loader): no bool parameter \(key)") }
         return b
     }

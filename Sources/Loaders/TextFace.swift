@@ -97,54 +97,59 @@ public enum TextFace {
         }
     }
 
+    /// For size, each way of failing only says why, and one `throw` at the end makes the error.
     static func load(path: String, pixelSize: Int, library: String) throws(TextFaceError) -> GlyphAtlas {
         var status: Int32 = 0, ftError: Int32 = 0
-        guard let face = loaderd_ft_open(library, path, Int32(pixelSize), &status, &ftError) else {
+        let problem: String
+        if let face = loaderd_ft_open(library, path, Int32(pixelSize), &status, &ftError) {
+            defer { loaderd_ft_close(face) }
+            var ascender: Int32 = 0, descender: Int32 = 0, lineHeight: Int32 = 0
+            loaderd_ft_metrics(face, &ascender, &descender, &lineHeight)
+            var builder = GlyphAtlas.Builder(pixelSize: pixelSize, ascender: Int(ascender), descender: Int(descender))
+            func add(_ scalar: UInt32) {
+                let index = loaderd_ft_glyph_index(face, scalar)
+                guard index != 0 || scalar == 0xFFFD else { return }
+                var g = loaderd_ft_glyph()
+                guard loaderd_ft_render(face, index, &g) == 0 else { return }
+                builder.add(scalar, left: Int(g.left), top: Int(g.top), width: Int(g.width), rows: Int(g.rows),
+                            advance64: Int(g.advance64), buffer: g.buffer, pitch: Int(g.pitch))
+            }
+            var repertoire: [UInt32] = []
+            repertoire.reserveCapacity(520)
+            for s in UInt32(0x20)...0x7E { repertoire.append(s) }
+            for s in UInt32(0xA0)...0xFF { repertoire.append(s) }
+            for range in alphabets { for s in range { repertoire.append(s) } }
+            repertoire.append(contentsOf: punctuation)
+            // The static build's helper rasterises them all in one exchange (where each glyph was two
+            // round trips: ~500 glyphs cost 80 ms); the calls below then read its answer.
+            _ = repertoire.withUnsafeBufferPointer { loaderd_ft_prefetch(face, $0.baseAddress, $0.count) }
+            for s in repertoire { add(s) }
+            if loaderd_ft_failed(face) != 0 {
+                let why = loaderd_ft_library_problem().map { String(cString: $0) } ?? "FreeType stopped"
+                problem = "\(library) stopped while rasterising \(path): " + why
+            } else if !(builder.contains(0x20) && builder.contains(0x41)) {
+                problem = "font \(path) has no Latin letters"
+            } else {
+                return builder.build(fallback: builder.contains(0xFFFD) ? 0xFFFD : 0x3F)
+            }
+        } else {
             switch Int(status) {
             case Int(LOADERD_FT_NO_LIBRARY):
                 if let helper = loaderd_ft_library_problem() {
-                    throw TextFaceError(description: "\(library) could not be loaded: " + String(cString: helper))
+                    problem = "\(library) could not be loaded: " + String(cString: helper)
+                } else {
+                    problem = "\(library) could not be loaded (install libfreetype6)"
                 }
-                throw TextFaceError(description: "\(library) could not be loaded (install libfreetype6)")
             case Int(LOADERD_FT_NO_FONT):
                 // FreeType's error 1 is "cannot open resource": the file is missing or unreadable.
                 let reason = ftError == 1 ? "cannot be opened" : "is not a font FreeType reads (FreeType error \(ftError))"
-                throw TextFaceError(description: "font \(path) \(reason)")
+                problem = "font \(path) \(reason)"
             case Int(LOADERD_FT_NO_SIZE):
-                throw TextFaceError(description: "font \(path) has no \(pixelSize)-pixel size (FreeType error \(ftError))")
+                problem = "font \(path) has no \(pixelSize)-pixel size (FreeType error \(ftError))"
             default:
-                throw TextFaceError(description: "FreeType could not start (error \(ftError), status \(status))")
+                problem = "FreeType could not start (error \(ftError), status \(status))"
             }
         }
-        defer { loaderd_ft_close(face) }
-        var ascender: Int32 = 0, descender: Int32 = 0, lineHeight: Int32 = 0
-        loaderd_ft_metrics(face, &ascender, &descender, &lineHeight)
-        var builder = GlyphAtlas.Builder(pixelSize: pixelSize, ascender: Int(ascender), descender: Int(descender))
-        func add(_ scalar: UInt32) {
-            let index = loaderd_ft_glyph_index(face, scalar)
-            guard index != 0 || scalar == 0xFFFD else { return }
-            var g = loaderd_ft_glyph()
-            guard loaderd_ft_render(face, index, &g) == 0 else { return }
-            builder.add(scalar, left: Int(g.left), top: Int(g.top), width: Int(g.width), rows: Int(g.rows),
-                        advance64: Int(g.advance64), buffer: g.buffer, pitch: Int(g.pitch))
-        }
-        var repertoire: [UInt32] = []
-        repertoire.reserveCapacity(520)
-        for s in UInt32(0x20)...0x7E { repertoire.append(s) }
-        for s in UInt32(0xA0)...0xFF { repertoire.append(s) }
-        for range in alphabets { for s in range { repertoire.append(s) } }
-        repertoire.append(contentsOf: punctuation)
-        // The static build's helper rasterises them all in one exchange (where each glyph was two
-        // round trips: ~500 glyphs cost 80 ms); the calls below then read its answer.
-        _ = repertoire.withUnsafeBufferPointer { loaderd_ft_prefetch(face, $0.baseAddress, $0.count) }
-        for s in repertoire { add(s) }
-        if loaderd_ft_failed(face) != 0 {
-            let why = loaderd_ft_library_problem().map { String(cString: $0) } ?? "FreeType stopped"
-            throw TextFaceError(description: "\(library) stopped while rasterising \(path): " + why)
-        }
-        guard builder.contains(0x20) && builder.contains(0x41) else {
-            throw TextFaceError(description: "font \(path) has no Latin letters")
-        }
-        return builder.build(fallback: builder.contains(0xFFFD) ? 0xFFFD : 0x3F)
+        throw TextFaceError(description: problem)
     }
 }
