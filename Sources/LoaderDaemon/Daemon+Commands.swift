@@ -102,7 +102,7 @@ extension Daemon {
 
     func startLoader(_ name: String, _ assignments: [Assignment], now: Int64) -> Result<String, ProtocolError> {
         guard let type = Catalog.type(named: name) else {
-            return .failure(ProtocolError(.unknownLoader, "unknown loader '\(RequestParser.quote(Substring(name)))'; loaders: " + Catalog.names.joined(separator: ", ")))
+            return .failure(ProtocolError(.unknownLoader, "unknown loader '" + RequestParser.quote(Substring(name)) + "'; loaders: " + Catalog.names.joined(separator: ", ")))
         }
         let parameters: Parameters
         do throws(LoaderError) {
@@ -110,17 +110,19 @@ extension Daemon {
         } catch {
             return .failure(ProtocolError(.badParameter, error.description))
         }
-        if let session = state.session, session.name == type.name, session.parameters.hasSameValues(as: parameters), session.stop == nil {
-            return .success("OK running \(type.name)")
+        // The replies and the log line joined with `+`, not interpolated: smaller.
+        let loaderName = type.name
+        if let session = state.session, session.name == loaderName, session.parameters.hasSameValues(as: parameters), session.stop == nil {
+            return .success("OK running " + loaderName)
         }
         let loader = type.make(parameters)
-        state.start(name: type.name, assignments: assignments, parameters: parameters, loader: loader, now: now)
+        state.start(name: loaderName, assignments: assignments, parameters: parameters, loader: loader, now: now)
         for slot in slots { slot.scene = makeScene(loader, for: slot) }
         noteMessageRoom()
         sessionChanged(now: now)
         // Routine: boot scripts start loaders all the time (info filled 13.8 MB in 5 min of load).
-        logger.debug("started \(type.name)")
-        return .success("OK started \(type.name)")
+        logger.debug("started " + loaderName)
+        return .success("OK started " + loaderName)
     }
 
     func setProgress(_ value: Percent, force: Bool, now: Int64) -> String {

@@ -33,6 +33,8 @@ public struct BootScreenLayout: Sendable, Equatable {
 
     /// Lays out a `width × height` canvas for `loader` (its design size `design`), the message
     /// line `messageHeight` tall (0: no message), and a logo of `logoSize` (already scaled).
+    /// Out of line, for size: the scene's placement and the daemon's message check each had a copy.
+    @inline(never)
     public static func compute(width: Int, height: Int, options: SceneOptions, design: DesignSize, kind: LoaderKind,
                                drawsMessage: Bool, messageHeight: Int, logoSize: (width: Int, height: Int)?) -> BootScreenLayout {
         let screen = isScreen(width: width, height: height)

@@ -178,8 +178,12 @@ public struct Parameters: Sendable {
     public static func check(loader: String, specs: [ParameterSpec], presets: [Preset] = [],
                              assignments: [(key: String, value: String)]) throws(ParameterError)
         -> (values: [(key: String, value: ParameterValue)], screen: ScreenSettings) {
-        var explicit = assignments.filter { !$0.key.hasPrefix(ScreenSettings.prefix) }
-        let screen = try ScreenSettings(assignments.filter { $0.key.hasPrefix(ScreenSettings.prefix) }, loader: loader)
+        // The loader's and the scene's assignments parted in one pass (two `filter`s were larger).
+        var explicit: [(key: String, value: String)] = [], screenAssignments: [(key: String, value: String)] = []
+        for assignment in assignments {
+            if assignment.key.hasPrefix(ScreenSettings.prefix) { screenAssignments.append(assignment) } else { explicit.append(assignment) }
+        }
+        let screen = try ScreenSettings(screenAssignments, loader: loader)
         if let i = explicit.lastIndex(where: { $0.key == "preset" }) {
             let name = explicit[i].value
             guard let preset = presets.first(where: { $0.name == name.asciiLowercased() }) else {
