@@ -38,15 +38,15 @@ public enum ParameterType: Sendable {
         }
     }
 
-    /// What the type accepts, for error messages.
+    /// What the type accepts, for error messages (joined with `+`, not interpolated: smaller).
     public var accepted: String {
         switch self {
-        case .color: return "a colour: #RRGGBB, #RRGGBBAA or a name (\(Color.named.map { $0.name }.joined(separator: ", "))), optionally @opacity"
+        case .color: return "a colour: #RRGGBB, #RRGGBBAA or a name (" + Color.named.map { $0.name }.joined(separator: ", ") + "), optionally @opacity"
         case .colors: return "comma-separated colours (#RRGGBB, #RRGGBBAA or names, optionally @opacity)"
-        case .seconds(let r): return "seconds from \(format(r.lowerBound)) to \(format(r.upperBound))"
-        case .number(let r): return "a number from \(format(r.lowerBound)) to \(format(r.upperBound))"
-        case .integer(let r): return "a whole number from \(r.lowerBound) to \(r.upperBound)"
-        case .text(let n): return "text of at most \(n) characters"
+        case .seconds(let r): return "seconds from " + format(r.lowerBound) + " to " + format(r.upperBound)
+        case .number(let r): return "a number from " + format(r.lowerBound) + " to " + format(r.upperBound)
+        case .integer(let r): return "a whole number from " + String(r.lowerBound) + " to " + String(r.upperBound)
+        case .text(let n): return "text of at most " + String(n) + " characters"
         case .choice(let words): return "one of " + words.joined(separator: ", ")
         case .curve: return "x1,y1,x2,y2 of a cubic-bezier curve, x1 and x2 from 0 to 1, y from -2 to 3"
         case .bool: return "true or false (or yes/no, on/off, 1/0)"
@@ -187,7 +187,7 @@ public struct Parameters: Sendable {
         if let i = explicit.lastIndex(where: { $0.key == "preset" }) {
             let name = explicit[i].value
             guard let preset = presets.first(where: { $0.name == name.asciiLowercased() }) else {
-                let accepted = presets.isEmpty ? "\(loader) has no presets" : "expected one of " + presets.map { $0.name }.joined(separator: ", ")
+                let accepted = presets.isEmpty ? loader + " has no presets" : "expected one of " + presets.map { $0.name }.joined(separator: ", ")
                 throw ParameterError(loader: loader, key: "preset", value: name, reason: accepted)
             }
             explicit.removeAll { $0.key == "preset" }
@@ -199,7 +199,7 @@ public struct Parameters: Sendable {
                 var keys = specs.map { $0.key }
                 if !presets.isEmpty { keys.append("preset") }
                 throw ParameterError(loader: loader, key: key, value: value,
-                                     reason: "unknown parameter; \(loader) accepts " + keys.joined(separator: ", "))
+                                     reason: "unknown parameter; " + loader + " accepts " + keys.joined(separator: ", "))
             }
             let parsed = try spec.parse(value, loader: loader)
             if let i = values.firstIndex(where: { $0.key == key }) { values[i].value = parsed } else { values.append((key, parsed)) }

@@ -48,15 +48,19 @@ public struct ScreenSettings: Sendable, Equatable {
 
     public init(_ assignments: [(key: String, value: String)], loader: String) throws(ParameterError) {
         for (key, value) in assignments {
-            guard let spec = ScreenSettings.specs.first(where: { $0.key == key }) else {
+            // The setting told by its place in `specs`, not by comparing its name again: smaller.
+            guard let index = ScreenSettings.specs.firstIndex(where: { $0.key == key }) else {
                 throw ParameterError(loader: loader, key: key, value: value,
                                      reason: "unknown screen setting; accepted: " + ScreenSettings.specs.map { $0.key }.joined(separator: ", "))
             }
-            switch try spec.parse(value, loader: loader) {
-            case .color(let c): if key == "screen.background" { background = c } else { messageColor = c }
-            case .text(let t): if key == "screen.logo" { logo = t } else { font = t }
-            case .integer(let n): if key == "screen.margin" { margin = n } else { loaderSize = n }
-            case .bool(let b): monochrome = b
+            switch (index, try ScreenSettings.specs[index].parse(value, loader: loader)) {
+            case (0, .color(let c)): background = c
+            case (1, .text(let t)): logo = t
+            case (2, .integer(let n)): margin = n
+            case (3, .integer(let n)): loaderSize = n
+            case (4, .bool(let b)): monochrome = b
+            case (5, .color(let c)): messageColor = c
+            case (6, .text(let t)): font = t
             default: break
             }
         }
