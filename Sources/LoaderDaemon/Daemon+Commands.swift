@@ -12,7 +12,8 @@ extension Daemon {
     func execute(_ request: Request, now: Int64) -> String {
         switch request {
         case .ping: return "OK pong"
-        case .version: return "OK loaderd \(LoaderDaemonVersion.version) protocol \(LoaderDaemonVersion.protocolVersion)"
+        // The replies joined with `+`, not interpolated: smaller.
+        case .version: return "OK loaderd " + LoaderDaemonVersion.version + " protocol " + String(LoaderDaemonVersion.protocolVersion)
         case .list: return "OK " + Catalog.names.joined(separator: " ")
         case .status: return "OK " + statusJSON(now: now)
         case .start(let name, let assignments):
@@ -29,7 +30,9 @@ extension Daemon {
                 return "OK stopped"
             case .exit, .success, .failure:
                 if session.stop == nil {
-                    session.stop = StopState(at: state.elapsed(now: now), outcome: Outcome(rawValue: kind.rawValue))
+                    // Not `Outcome(rawValue: kind.rawValue)`: a comparison of strings, for a choice of three.
+                    let outcome: Outcome? = kind == .success ? .success : kind == .failure ? .failure : nil
+                    session.stop = StopState(at: state.elapsed(now: now), outcome: outcome)
                     state.session = session
                     invalidateAll(now: now)
                 }
@@ -49,7 +52,7 @@ extension Daemon {
                 state.brightness = value
                 invalidateAll(now: now)
             }
-            return "OK brightness \(value)"
+            return "OK brightness " + String(value)
         }
     }
 
@@ -127,7 +130,7 @@ extension Daemon {
 
     func setProgress(_ value: Percent, force: Bool, now: Int64) -> String {
         if let current = state.progressTarget, value < current, !force {
-            return "OK progress \(current)"
+            return "OK progress " + current.description
         }
         if state.session == nil {
             // As psplash shows its bar on PROGRESS: something is on screen for boot scripts that
@@ -136,7 +139,7 @@ extension Daemon {
         }
         state.setProgress(value, now: now)
         invalidateAll(now: now)
-        return "OK progress \(value)"
+        return "OK progress " + value.description
     }
 
     func sessionChanged(now: Int64) {
