@@ -22,18 +22,19 @@ extension Daemon {
             case .failure(let e): return e.reply
             }
         case .stop(let kind):
-            guard var session = state.session else { return "OK stopped" }
+            // The session is changed where it is, not copied out and back (smaller).
+            guard state.session != nil else { return "OK stopped" }
             switch kind {
             case .now:
                 state.end()
                 sessionChanged(now: now)
                 return "OK stopped"
             case .exit, .success, .failure:
-                if session.stop == nil {
+                if state.session?.stop == nil {
                     // Not `Outcome(rawValue: kind.rawValue)`: a comparison of strings, for a choice of three.
                     let outcome: Outcome? = kind == .success ? .success : kind == .failure ? .failure : nil
-                    session.stop = StopState(at: state.elapsed(now: now), outcome: outcome)
-                    state.session = session
+                    let stop = StopState(at: state.elapsed(now: now), outcome: outcome)
+                    state.session?.stop = stop
                     invalidateAll(now: now)
                 }
                 return "OK stopping"

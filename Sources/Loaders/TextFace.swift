@@ -76,25 +76,28 @@ public enum TextFace {
     }
 
     /// Opens `choice` at `pixelSize` with `library` and rasterises the repertoire.
+    /// For size, one `throw` for the reasons found here.
     public static func load(_ choice: ScreenFont, pixelSize: Int, library: String = TextFace.library) throws(TextFaceError) -> GlyphAtlas {
+        let problem: TextFaceError
         switch choice {
         case .bitmap:
-            throw TextFaceError(description: "screen.font is empty: the bitmap font is used")
+            problem = TextFaceError(description: "screen.font is empty: the bitmap font is used")
         case .file(let path):
             return try load(path: path, pixelSize: pixelSize, library: library)
         case .automatic:
-            var tried = 0
+            var tried = 0, noLibrary: TextFaceError? = nil
             for path in defaultFonts {
                 do throws(TextFaceError) {
                     return try load(path: path, pixelSize: pixelSize, library: library)
                 } catch {
                     // Without the library, no other font will do better.
-                    if error.description.hasPrefix(library) { throw error }
+                    if error.description.hasPrefix(library) { noLibrary = error; break }
                     tried += 1
                 }
             }
-            throw TextFaceError(description: "none of the \(tried) usual fonts could be opened (install fonts-dejavu-core, or set screen.font)")
+            problem = noLibrary ?? TextFaceError(description: "none of the \(tried) usual fonts could be opened (install fonts-dejavu-core, or set screen.font)")
         }
+        throw problem
     }
 
     /// For size, each way of failing only says why, and one `throw` at the end makes the error.
