@@ -48,7 +48,8 @@ public struct ScreenSettings: Sendable, Equatable {
 
     public init(_ assignments: [(key: String, value: String)], loader: String) throws(ParameterError) {
         for (key, value) in assignments {
-            // The setting told by its place in `specs`, not by comparing its name again: smaller.
+            // The setting told by its place in `specs` (the cases below follow its order), not by
+            // comparing its name again: smaller.
             guard let index = ScreenSettings.specs.firstIndex(where: { $0.key == key }) else {
                 throw ParameterError(loader: loader, key: key, value: value,
                                      reason: "unknown screen setting; accepted: " + ScreenSettings.specs.map { $0.key }.joined(separator: ", "))
