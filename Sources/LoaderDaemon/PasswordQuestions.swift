@@ -71,9 +71,8 @@ extension Daemon {
     /// Steps the console's displays aside while a live question is asked, and back when none is.
     /// Also after a reload, whose new displays follow the same rule.
     func reviewPasswordQuestions(now: Int64) {
-        let questions = Self.livePasswordQuestions(in: Self.passwordDirectory)
+        let asking = Self.firstLivePasswordQuestion(in: Self.passwordDirectory)
         // One loop picks the slots and names them (filter, map and joined cost more code).
-        let asking = questions.first
         var chosen: [DisplaySlot] = []
         var names = ""
         for slot in slots where asking == nil ? slot.steppedAside : Self.sharesConsole(slot) && !slot.steppedAside {
@@ -108,15 +107,15 @@ extension Daemon {
         if let search = slot.search { searchAgain(slot, search, now: now) } else { reopen(slot, now: now) }
     }
 
-    /// The questions in `directory` whose asker is alive: a short description of each (its
-    /// `Message=`, or the file's name). A file left by a process that died is not a question
-    /// anyone waits for (systemd's agents skip them too).
-    static func livePasswordQuestions(in directory: String) -> [String] {
-        var questions: [String] = []
+    /// The first question in `directory` whose asker is alive: a short description of it (its
+    /// `Message=`, or the file's name); nil when none is. A file left by a process that died is
+    /// not a question anyone waits for (systemd's agents skip them too). Only the first is logged,
+    /// so no list of them is made.
+    static func firstLivePasswordQuestion(in directory: String) -> String? {
         for name in DirectoryEntries.names(in: directory, prefix: "ask.") {
             var message = name
+            var alive = true
             if let text = GroupFile.readSmallFile(directory + "/" + name) {
-                var alive = true
                 for line in text.split(separator: "\n") {
                     if line.hasPrefix("PID="), let pid = Int32(line.dropFirst(4)), pid > 0 {
                         alive = kill(pid, 0) == 0 || errno != ESRCH
@@ -124,10 +123,9 @@ extension Daemon {
                         message = "\"" + String(line.dropFirst(8).prefix(160)) + "\""
                     }
                 }
-                if !alive { continue }
             }
-            questions.append(message)
+            if alive { return message }
         }
-        return questions
+        return nil
     }
 }

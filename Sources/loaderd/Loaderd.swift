@@ -223,7 +223,8 @@ struct Loaderd {
         if let problem = LaunchCheck.problem(loader: loader, assignments: assignments, idleTimeout: idleTimeout, message: message) { return problem }
         if let displayTimeout, let problem = DisplayTimeout.problem(seconds: displayTimeout) { return "--display-timeout " + problem }
         if let logLevel, Logger.Level(rawValue: logLevel.asciiLowercased()) == nil {
-            return Self.got("--log-level must be one of " + Logger.Level.allCases.map { $0.rawValue }.joined(separator: ", "), logLevel)
+            // Logger.Level's names, written out: an array of them mapped and joined was more code.
+            return Self.got("--log-level must be one of trace, debug, info, notice, warning, error, critical", logLevel)
         }
         if let freezeTime, !(freezeTime.isFinite && freezeTime >= 0 && freezeTime <= 1_000_000) {
             return "--freeze-time must be from 0 to 1000000 seconds, got \(freezeTime)"

@@ -27,7 +27,7 @@ enum SplashEnd {
         if let pid = PidFile.processID(text) {
             status = end(pid)
         } else {
-            printError("loaderd: \(path) holds no process id")
+            complain("\(path) holds no process id")
         }
         // The daemon removes its pid file when it ends by itself. A file left means it crashed
         // before, hung or was killed, leaving the console in graphics mode: put it back in text
@@ -47,14 +47,14 @@ enum SplashEnd {
         } catch {
             if error.rawValue == ESRCH { return 0 }  // already gone; its pid file says how
             if error.rawValue == ENOSYS { return endWithoutPidfd(pid) }
-            printError("loaderd: cannot reach process \(pid): \(error)")
+            complain("cannot reach process \(pid): \(error)")
             return 1
         }
         // Opened first, then named: a process id reused since the file was written is refused here,
         // and the signal goes through the handle to the process that was checked.
         guard let name = process.name, name == "loaderd" else { return 0 }
         do { try process.send(SIGTERM) } catch {
-            printError("loaderd: cannot signal loaderd (pid \(pid)): \(error)")
+            complain("cannot signal loaderd (pid \(pid)): \(error)")
             return 1
         }
         if (try? process.awaitExit(milliseconds: graceMilliseconds)) == true { return 0 }
@@ -83,8 +83,13 @@ enum SplashEnd {
     @inline(never)
     private static func isLoaderd(_ pid: Int32) -> Bool { ProcessHandle.name(of: pid) == "loaderd" }
 
+    /// `loaderd: MESSAGE` on standard error: one copy of the printing, not one inlined at each
+    /// message (for size).
+    @inline(never)
+    private static func complain(_ message: String) { printError("loaderd: " + message) }
+
     private static func reportKill(_ pid: Int32) {
-        printError("loaderd: loaderd (pid \(pid)) did not end within \(graceMilliseconds / 1000) s of SIGTERM: killed")
+        complain("loaderd (pid \(pid)) did not end within \(graceMilliseconds / 1000) s of SIGTERM: killed")
     }
 
     /// `--after-stop`, run by systemd after every end of loaderd.service, with `$SERVICE_RESULT`
@@ -97,7 +102,7 @@ enum SplashEnd {
     /// again over the login prompt. After the boot's end (the marker is there): nothing.
     static func afterStop() -> Int32 {
         guard let result = getenv("SERVICE_RESULT").map({ String(cString: $0) }) else {
-            printError("loaderd: --after-stop is for loaderd.service's ExecStopPost= ($SERVICE_RESULT, which systemd sets there, is missing)")
+            complain("--after-stop is for loaderd.service's ExecStopPost= ($SERVICE_RESULT, which systemd sets there, is missing)")
             return 2
         }
         if result != "success" { return restoreConsole() }
@@ -105,12 +110,12 @@ enum SplashEnd {
         if stat(bootFinished, &status) == 0 && loaderd_s_isdir(status.st_mode) != 0 { return 0 }
         _ = mkdir("/run/loaderd", 0o755)
         if mkdir(bootFinished, 0o755) != 0 && errno != EEXIST {
-            printError("loaderd: cannot make \(bootFinished): \(Errno.current)")
+            complain("cannot make \(bootFinished): \(Errno.current)")
         }
         // The words as C strings straight from their literals (no array of Strings to convert).
         var pointers = [strdup("systemctl"), strdup("--no-block"), strdup("stop"), strdup("loaderd.socket"), nil]
         _ = execv(systemctl, &pointers)
-        printError("loaderd: cannot run \(systemctl): \(Errno.current)")
+        complain("cannot run \(systemctl): \(Errno.current)")
         return 1
     }
 

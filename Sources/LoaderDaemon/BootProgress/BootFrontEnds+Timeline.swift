@@ -18,7 +18,7 @@ extension BootFrontEnds {
         switch BootTimeline.load(path: settings.timelinePath) {
         case .success(let t?):
             estimator.adopt(previous: t)
-            logger.info("boot timeline \(settings.timelinePath), read in the real root: \(t.units.count) unit\(t.units.count == 1 ? "" : "s") over \(BootTimeline.seconds(t.total)) s")
+            logger.info("boot timeline \(settings.timelinePath), read in the real root: " + Self.summary(t))
         case .success(nil):
             break
         case .failure(let e):
@@ -26,12 +26,18 @@ extension BootFrontEnds {
         }
     }
 
+    /// `N units over S s`, as the three log lines about a timeline say it (made once, for size).
+    @inline(never)
+    static func summary(_ timeline: BootTimeline) -> String {
+        "\(timeline.units.count) unit" + (timeline.units.count == 1 ? "" : "s") + " over " + BootTimeline.seconds(timeline.total) + " s"
+    }
+
     /// The previous-boot timeline the next boot's progress follows, from the units PID 1 reported.
     func saveTimeline(now: Int64) {
         let timeline = estimator.timeline(endedAt: elapsed(now))
         do {
             try timeline.save(path: settings.timelinePath)
-            logger.info("boot timeline: \(timeline.units.count) unit\(timeline.units.count == 1 ? "" : "s") over \(BootTimeline.seconds(timeline.total)) s saved to \(settings.timelinePath)")
+            logger.info("boot timeline: " + Self.summary(timeline) + " saved to " + settings.timelinePath)
         } catch {
             logger.warning("boot timeline not saved: \(error)")
         }
@@ -41,7 +47,7 @@ extension BootFrontEnds {
     /// marked finished while this instance ran; otherwise it is a shutdown, or a stop by hand,
     /// or the shutdown splash's instance (started after the marker), whose units are no boot's.
     func terminated(now: Int64) {
-        guard plymouth != nil, mode == "boot-up", !hidden else { return }
+        guard plymouth != nil, bootingUp, !hidden else { return }
         var info = stat()
         guard stat(BootFrontEnds.bootFinishedMarker, &info) == 0 else { return }
         let marked = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)

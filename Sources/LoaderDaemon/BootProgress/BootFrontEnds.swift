@@ -16,8 +16,9 @@ final class BootFrontEnds {
     /// CLOCK_REALTIME nanoseconds at the same moment, to compare with a file's time.
     let startedAtRealtime: Int64
     var estimator: BootProgressEstimator
-    /// `C`'s last mode; the timeline is recorded only for `boot-up`.
-    var mode = "boot-up"
+    /// Whether `C`'s last mode is `boot-up`: the timeline is recorded only then (a flag, not the
+    /// mode's name compared at each use, for size).
+    var bootingUp = true
     /// `A`/`a`: progress from `U` is held back (and applied on `a`).
     var paused = false
     /// The best progress from `U` not yet shown (paused, or the splash hidden).
@@ -51,7 +52,7 @@ final class BootFrontEnds {
             switch BootTimeline.load(path: settings.timelinePath) {
             case .success(let t?):
                 previous = t
-                logger.info("boot timeline \(settings.timelinePath): \(t.units.count) unit\(t.units.count == 1 ? "" : "s") over \(BootTimeline.seconds(t.total)) s")
+                logger.info("boot timeline \(settings.timelinePath): " + Self.summary(t))
             case .success(nil) where loaderd_root_is_in_memory() != 0:
                 // The initramfs: the real root's /var/lib/loaderd is not here (readTimelineInRealRoot).
                 logger.info("no boot timeline at \(settings.timelinePath) in the initramfs: the real root's is read once PID 1 has switched there; until then progress is an estimate")
@@ -224,7 +225,7 @@ final class BootFrontEnds {
             return .ack
         case "U":
             logger.debug("Plymouth: status '\(text)'")
-            if mode == "boot-up", !text.isEmpty, let p = estimator.unitActive(text, at: elapsed(now)) {
+            if bootingUp, !text.isEmpty, let p = estimator.unitActive(text, at: elapsed(now)) {
                 pushProgress(p, daemon: daemon, now: now)
             }
             if settings.statusMessages, !text.isEmpty { daemon.setMessage(text, now: now) }
@@ -272,9 +273,34 @@ final class BootFrontEnds {
             // No prompts on the splash: the asker falls back to its own (console) prompt.
             return .noAnswer
         default:
-            logger.debug("Plymouth: unknown request '\(UnicodeScalar(request.command).escaped(asASCII: true))'")
+            logger.debug("Plymouth: unknown request '\(Self.escaped(request.command))'")
             return .nak
         }
+    }
+
+    /// The command byte as `Unicode.Scalar.escaped(asASCII: true)` wrote it (`\t`, `\u{01}`,
+    /// `\u{0080}`), made from the byte: for size, the library's escaping being far more code.
+    @inline(never)
+    static func escaped(_ byte: UInt8) -> String {
+        // The text's bytes packed into an integer, the first lowest (no array to build).
+        let value = UInt64(byte)
+        var text = value
+        var count = 1
+        switch byte {
+        case 0: text = 0x305C; count = 2  // \0
+        case 9: text = 0x745C; count = 2  // \t
+        case 10: text = 0x6E5C; count = 2  // \n
+        case 13: text = 0x725C; count = 2  // \r
+        case 0x22, 0x27, 0x5C: text = value << 8 | 0x5C; count = 2
+        case 0x20...0x7E: break
+        default:
+            // \u{XX} below 0x80, \u{00XX} above, in upper-case hex.
+            let high = value >> 4, low = value & 0xF
+            let digits = (high < 10 ? 0x30 + high : 0x37 + high) | (low < 10 ? 0x30 + low : 0x37 + low) << 8
+            count = byte < 0x80 ? 6 : 8
+            text = 0x7B_755C | (byte < 0x80 ? digits : digits << 16 | 0x3030) << 24 | 0x7D << UInt64(8 * count - 8)
+        }
+        return withUnsafeBytes(of: text.littleEndian) { String(decoding: UnsafeRawBufferPointer(rebasing: $0[..<count]), as: UTF8.self) }
     }
 
     /// Control characters (escape sequences a terminal would run in `loaderctl status`) become
@@ -323,20 +349,18 @@ final class BootFrontEnds {
 
     func changeMode(_ newMode: String, daemon: Daemon, now: Int64) {
         logger.info("Plymouth: mode \(newMode)")
-        mode = newMode
-        if let name = settings.modeLoaders[newMode], hidden {
+        bootingUp = newMode == "boot-up"
+        guard let name = settings.modeLoaders[newMode] else { return }
+        if hidden {
             hiddenSession = (name, [])  // shown at `show-splash`, not over a display manager now
-        } else if let name = settings.modeLoaders[newMode] {
-            switch daemon.startLoader(name, [], now: now) {
-            case .failure(let e): logger.error("Plymouth: mode \(newMode): \(e.message)")
-            case .success: break
-            }
+        } else if case .failure(let e) = daemon.startLoader(name, [], now: now) {
+            logger.error("Plymouth: mode \(newMode): \(e.message)")
         }
     }
 
     func quit(retain: Bool, daemon: Daemon, now: Int64) {
         logger.notice("Plymouth: quit\(retain ? " (retaining the splash)" : ""): stopping")
-        if mode == "boot-up", plymouth != nil {
+        if bootingUp, plymouth != nil {
             saveTimeline(now: now)
             if daemon.state.session != nil, !hidden {
                 _ = daemon.setProgress(.hundred, force: true, now: now)

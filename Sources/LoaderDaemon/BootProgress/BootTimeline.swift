@@ -49,12 +49,12 @@ public struct BootTimeline: Equatable, Sendable {
     /// Character by Character (several times the code). The same texts pass: any byte that is
     /// neither an ASCII digit nor the one dot fails both ways, and with only those bytes Characters
     /// and bytes are the same.
-    static func microseconds(_ text: Substring) -> Int64? {
+    static func microseconds(_ text: ArraySlice<UInt8>) -> Int64? {
         var whole: Int64 = 0
         var fraction: Int64 = 0
         var wholeDigits = 0
         var fractionDigits = -1  // -1: no dot yet
-        for byte in text.utf8 {
+        for byte in text {
             if byte == UInt8(ascii: "."), fractionDigits < 0 {
                 fractionDigits = 0
             } else if byte >= 0x30, byte <= 0x39, fractionDigits < 0 {
@@ -77,24 +77,52 @@ public struct BootTimeline: Equatable, Sendable {
 
     /// Parses the file's text; the error says which line is wrong and why.
     public static func parse(_ text: String) -> Result<BootTimeline, BootTimelineError> {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        if lines.last == "" { lines.removeLast() }
-        guard lines.first == Substring(header) else { return .failure(.init(line: 1, "expected '\(header)'")) }
-        guard lines.count >= 2, lines[1].hasPrefix("total "), let total = microseconds(lines[1].dropFirst(6)), total > 0 else {
-            return .failure(.init(line: 2, "expected 'total SECONDS' with SECONDS more than 0"))
-        }
+        parse(utf8: Array(text.utf8))
+    }
+
+    /// The same on the text's UTF-8 bytes, read line by line in one pass (splitting the String into
+    /// Substrings and searching them by Character was twice the code), with the same verdicts:
+    /// the lines are those `split(separator: "\n")` gave, a last empty one dropped (a `\r\n`, one
+    /// Character, was no separator there; a line holding one fails either way, at its number); the
+    /// header and `total ` are ASCII, so bytes compare as Characters did.
+    static func parse(utf8 bytes: [UInt8]) -> Result<BootTimeline, BootTimelineError> {
         var units: [(name: String, at: Int64)] = []
-        for (i, line) in lines.dropFirst(2).enumerated() {
-            guard units.count < maximumUnits else { return .failure(.init(line: i + 3, "more than \(maximumUnits) units")) }
-            guard let space = line.firstIndex(of: " "), let at = microseconds(line[..<space]), at <= total else {
-                return .failure(.init(line: i + 3, "expected 'SECONDS UNIT' with SECONDS at most the total"))
+        var total: Int64 = 0
+        var number = 1  // the line being read
+        var start = 0
+        var problem: String? = nil
+        // A line past the text's end reads as empty: a missing header or total line fails its check.
+        while problem == nil, start < bytes.count || number <= 2 {
+            let rest = bytes[Swift.min(start, bytes.count)...]
+            let line = rest[..<(rest.firstIndex(of: 0x0A) ?? rest.endIndex)]
+            start = line.endIndex + 1
+            if number == 1 {
+                if !line.elementsEqual(header.utf8) { problem = "expected '\(header)'" }
+            } else if number == 2 {
+                if line.starts(with: "total ".utf8), let t = microseconds(line.dropFirst(6)), t > 0 {
+                    total = t
+                } else {
+                    problem = "expected 'total SECONDS' with SECONDS more than 0"
+                }
+            } else if units.count >= maximumUnits {
+                problem = "more than \(maximumUnits) units"
+            } else if let space = line.firstIndex(of: 0x20), let at = microseconds(line[..<space]), at <= total,
+                      // The space is a Character of its own, as `firstIndex(of: " ")` found it,
+                      // unless a combining mark after it joins it (digits before it cannot).
+                      line[space + 1..<line.endIndex].first.map({ $0 < 0x80 }) ?? true
+                          || String(decoding: line[space...], as: UTF8.self).first == " " {
+                let name = line[(space + 1)...]
+                if name.isEmpty || name.contains(where: { $0 <= 0x20 }) {
+                    problem = "expected a unit name without spaces"
+                } else {
+                    units.append((name: String(decoding: name, as: UTF8.self), at: at))
+                }
+            } else {
+                problem = "expected 'SECONDS UNIT' with SECONDS at most the total"
             }
-            let name = line[line.index(after: space)...]
-            guard !name.isEmpty, !name.utf8.contains(where: { $0 <= 0x20 }) else {
-                return .failure(.init(line: i + 3, "expected a unit name without spaces"))
-            }
-            units.append((name: String(name), at: at))
+            if problem == nil { number += 1 }
         }
+        if let problem { return .failure(.init(line: number, problem)) }
         return .success(BootTimeline(total: total, units: units))
     }
 
@@ -105,57 +133,78 @@ public struct BootTimeline: Equatable, Sendable {
     public static func load(path: String) -> Result<BootTimeline?, BootTimelineError> {
         // O_NONBLOCK: a FIFO at the path must not block start-up in open(2); only a regular file is read.
         let fd = loaderd_open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0)
-        if fd < 0 {
-            if errno == ENOENT { return .success(nil) }
-            return .failure(.init("cannot open: " + String(cString: loaderd_strerror(errno))))
+        var code = fd < 0 ? errno : 0
+        if code == ENOENT { return .success(nil) }
+        defer { if fd >= 0 { close(fd) } }
+        // What went wrong, with the C error text after it when `code` is one: the error made at
+        // one place (for size).
+        var problem = "cannot open: "
+        var bytes: [UInt8]? = nil
+        if fd >= 0 {
+            if let refusal = RegularFile.refusal(fd) {
+                problem = refusal
+            } else {
+                do throws(Errno) {
+                    bytes = try FileDescriptor(rawValue: fd).readToEnd(limit: 1 << 20)
+                    problem = bytes == nil ? "larger than 1 MiB; not a boot timeline" : "not UTF-8 text"
+                } catch {
+                    problem = "cannot read: "
+                    code = error.rawValue
+                }
+            }
         }
-        defer { close(fd) }
-        if let refusal = RegularFile.refusal(fd) { return .failure(.init(refusal)) }
-        let read: [UInt8]?
-        do { read = try FileDescriptor(rawValue: fd).readToEnd(limit: 1 << 20) } catch {
-            return .failure(.init("cannot read: " + String(cString: loaderd_strerror(error.rawValue))))
-        }
-        guard let bytes = read else { return .failure(.init("larger than 1 MiB; not a boot timeline")) }
-        guard let text = String(validating: bytes, as: UTF8.self) else { return .failure(.init("not UTF-8 text")) }
-        return parse(text).map { Optional($0) }
+        if let bytes, String(validating: bytes, as: UTF8.self) != nil { return parse(utf8: bytes).map { Optional($0) } }
+        return .failure(.init(code == 0 ? problem : problem + String(cString: loaderd_strerror(code))))
     }
 
     /// Writes the timeline to `path` atomically; creates the directory (0755) when it is missing.
     public func save(path: String) throws(BootTimelineError) {
         guard let slash = path.lastIndex(of: "/") else { throw BootTimelineError("not an absolute path") }
         let directory = slash == path.startIndex ? "/" : String(path[..<slash])
-        if mkdir(directory, 0o755) != 0 && errno != EEXIST {
-            throw BootTimelineError("cannot create \(directory): " + String(cString: loaderd_strerror(errno)))
-        }
         let temporary = path + ".tmp"
-        // O_NONBLOCK and the check after it: a FIFO at the temporary path would block quit in
-        // open(2) (or in write) forever. Refused, not removed: someone put it there.
-        let fd = loaderd_open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o644)
-        guard fd >= 0 else {
-            // ENXIO from a non-blocking open for writing: a FIFO nobody reads.
-            if errno == ENXIO { throw BootTimelineError("cannot write \(temporary): it is a FIFO, not a regular file; remove it") }
-            throw BootTimelineError("cannot create \(temporary): " + String(cString: loaderd_strerror(errno)))
-        }
-        if let refusal = RegularFile.refusal(fd) {
-            close(fd)
-            throw BootTimelineError("cannot write \(temporary): \(refusal)")
-        }
-        var content = text
-        var failure: Int32 = 0
-        content.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 { if errno == EINTR { continue }; failure = errno; return }
-                offset += n
+        // What failed, as `cannot VERB FILE: REASON` (REASON the C error text of `code` when it is
+        // one): the error made at one place (each throw was code of its own).
+        var verb = "create"
+        var file = directory
+        var code: Int32 = 0
+        var reason: String? = nil
+        if mkdir(directory, 0o755) != 0 && errno != EEXIST {
+            code = errno
+        } else {
+            file = temporary
+            // O_NONBLOCK and the check after it: a FIFO at the temporary path would block quit in
+            // open(2) (or in write) forever. Refused, not removed: someone put it there.
+            let fd = loaderd_open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o644)
+            if fd < 0 {
+                code = errno
+                // ENXIO from a non-blocking open for writing: a FIFO nobody reads.
+                if code == ENXIO { verb = "write"; reason = "it is a FIFO, not a regular file; remove it" }
+            } else if let refusal = RegularFile.refusal(fd) {
+                close(fd)
+                verb = "write"
+                reason = refusal
+            } else {
+                var content = text
+                content.withUTF8 { buffer in
+                    var offset = 0
+                    while offset < buffer.count {
+                        let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                        if n < 0 { if errno == EINTR { continue }; code = errno; return }
+                        offset += n
+                    }
+                }
+                if code == 0 && fsync(fd) != 0 { code = errno }
+                close(fd)
+                if code == 0 && rename(temporary, path) != 0 { code = errno }
+                if code != 0 {
+                    unlink(temporary)
+                    verb = "write"
+                    file = path
+                }
             }
         }
-        if failure == 0 && fsync(fd) != 0 { failure = errno }
-        close(fd)
-        if failure == 0 && rename(temporary, path) != 0 { failure = errno }
-        if failure != 0 {
-            unlink(temporary)
-            throw BootTimelineError("cannot write \(path): " + String(cString: loaderd_strerror(failure)))
+        if code != 0 || reason != nil {
+            throw BootTimelineError("cannot " + verb + " " + file + ": " + (reason ?? String(cString: loaderd_strerror(code))))
         }
         let dirfd = loaderd_open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         if dirfd >= 0 { _ = fsync(dirfd); close(dirfd) }
@@ -167,11 +216,6 @@ public struct BootTimelineError: Error, Equatable, CustomStringConvertible, Send
     public let message: String
     init(line: Int? = nil, _ message: String) { self.line = line; self.message = message }
     public var description: String { line.map { "line \($0): " + message } ?? message }
-}
-
-extension Character {
-    /// 0–9, compared as bytes: `isWholeNumber` would link Unicode's numeric tables for the same answer.
-    var isASCIIDigitCharacter: Bool { asciiValue.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
 }
 
 /// Turns the `U` stream into a determinate progress that never goes backwards.
