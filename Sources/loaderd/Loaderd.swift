@@ -170,15 +170,19 @@ struct Loaderd {
         for (name, value) in parsed.values { command.keep(name, value) }
         for flag in parsed.flags { command.keep(flag, "") }
         // The numbers as ArgumentParser converted them: option by option in this order, the first
-        // value that is none the error.
-        for index in 7...11 where index != 10 {
+        // value that is none the error. The first error of the three checks thrown at one place
+        // (each throw was code of its own).
+        var error: UsageError? = nil
+        numbers: for index in 7...11 where index != 10 {
             for value in command.given[index] where index == 7 ? Int(value) == nil : Double(value) == nil {
                 let option = options[index]
-                throw UsageError(message: "The value '\(value)' is invalid for '\(option.label)'", option: option)
+                error = UsageError(message: "The value '\(value)' is invalid for '\(option.label)'", option: option)
+                break numbers
             }
         }
-        if let problem = command.problem() { throw UsageError(message: problem) }
-        if let error = ArgumentSyntax.leftovers(parsed, options: options) { throw error }
+        if error == nil, let problem = command.problem() { error = UsageError(message: problem) }
+        if error == nil { error = ArgumentSyntax.leftovers(parsed, options: options) }
+        if let error { throw error }
         return command
     }
 

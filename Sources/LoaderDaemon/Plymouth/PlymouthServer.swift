@@ -76,13 +76,16 @@ final class PlymouthServer {
     static func bind(_ name: String, trimmed: Bool) throws(SystemError) -> OwnedDescriptor {
         var (addr, len) = address(name, trimmed: trimmed)
         let fd = try UnixSocket.socket(loaderd_sock_stream | loaderd_sock_nonblock)
-        let bound = UnixSocket.withSockaddr(&addr) { a in syscall { CLinux.bind(fd.rawValue, a, len) } }
-        if case .failure(let e) = bound {
-            throw SystemError("cannot bind the Plymouth socket @\(name)", e,
-                              hint: e == .addressInUse ? "plymouthd (or another loaderd) is running; stop it or leave [boot] plymouth off" : nil)
+        // The bind's failure or the listen's, thrown at one place (for size).
+        var binding = true
+        var result = UnixSocket.withSockaddr(&addr) { a in syscall { CLinux.bind(fd.rawValue, a, len) } }
+        if case .success = result {
+            binding = false
+            result = syscall { CLinux.listen(fd.rawValue, 128) }
         }
-        if case .failure(let e) = syscall({ CLinux.listen(fd.rawValue, 128) }) {
-            throw SystemError("cannot listen on the Plymouth socket @\(name)", e)
+        if case .failure(let e) = result {
+            throw SystemError((binding ? "cannot bind the Plymouth socket @" : "cannot listen on the Plymouth socket @") + name, e,
+                              hint: binding && e == .addressInUse ? "plymouthd (or another loaderd) is running; stop it or leave [boot] plymouth off" : nil)
         }
         return fd
     }
