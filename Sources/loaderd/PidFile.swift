@@ -26,21 +26,30 @@ enum PidFile {
     /// real root the path is not in this process's root any more, and the quit unit removes it).
     static func remove(_ path: String) { _ = unlink(path) }
 
-    /// The process id a pid file holds (`write`'s form: decimal digits and a newline).
-    static func processID(_ text: String) -> Int32? {
-        var digits = Substring(text)
-        if digits.hasSuffix("\n") { digits = digits.dropLast() }
-        guard let pid = Int32(digits), pid > 1 else { return nil }
-        return pid
+    /// The process id a pid file holds (`write`'s form: decimal digits and a newline), read as
+    /// `Int32(_:)` read the text without the newline (a `+` taken, a sign or byte more refused),
+    /// on the bytes: the text's Characters and their stepping were more code.
+    static func processID(_ bytes: ArraySlice<UInt8>) -> Int32? {
+        var digits = bytes
+        if digits.last == 0x0A { digits = digits.dropLast() }
+        if digits.first == UInt8(ascii: "+") { digits = digits.dropFirst() }
+        var value: Int64 = 0
+        for byte in digits {
+            // A `-` (whose number is no process id) and anything but a digit end it.
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + Int64(byte - 0x30)
+            guard value <= Int64(Int32.max) else { return nil }
+        }
+        return value > 1 ? Int32(value) : nil
     }
 
-    /// A pid file's text (at most 63 bytes read); nil when it cannot be opened.
-    static func read(_ path: String) -> String? {
+    /// A pid file's bytes (at most 63 read); nil when it cannot be opened.
+    static func read(_ path: String) -> ArraySlice<UInt8>? {
         let fd = loaderd_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0)
         guard fd >= 0 else { return nil }
         defer { _ = close(fd) }
         var bytes = [UInt8](repeating: 0, count: 63)
         let n = bytes.withUnsafeMutableBytes { CLinux.read(fd, $0.baseAddress, $0.count) }
-        return String(decoding: bytes[..<max(0, n)], as: UTF8.self)
+        return bytes[..<max(0, n)]
     }
 }

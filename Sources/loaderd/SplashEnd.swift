@@ -22,9 +22,9 @@ enum SplashEnd {
     /// The exit status: 0 when the splash is gone and the console is usable, 1 when the console
     /// could not be put back or the process could not be signalled (the log says why).
     static func run(pidFile path: String) -> Int32 {
-        guard let text = PidFile.read(path) else { return 0 }  // no file: no splash from the initramfs
+        guard let bytes = PidFile.read(path) else { return 0 }  // no file: no splash from the initramfs
         var status: Int32 = 0
-        if let pid = PidFile.processID(text) {
+        if let pid = PidFile.processID(bytes) {
             status = end(pid)
         } else {
             complain("\(path) holds no process id")
