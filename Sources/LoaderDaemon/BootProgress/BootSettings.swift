@@ -41,7 +41,8 @@ public struct ModeLoaders: Equatable, Sendable, ExpressibleByDictionaryLiteral {
 
     public subscript(mode: String) -> String? {
         get { pairs.first(where: { $0.mode == mode })?.loader }
-        set {
+        // Out of line: inlined, it was a kilobyte of loaderd's `settings` (for size).
+        @inline(never) set {
             pairs.removeAll { $0.mode == mode }
             if let newValue { pairs.append((mode, newValue)) }
         }
