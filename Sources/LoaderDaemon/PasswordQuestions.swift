@@ -107,6 +107,23 @@ extension Daemon {
         if let search = slot.search { searchAgain(slot, search, now: now) } else { reopen(slot, now: now) }
     }
 
+    /// A `PID=` line's number as `Int32(_:)` read the rest of the line, when above 0; nil
+    /// otherwise. On the bytes: after `PID=` (four single-byte Characters) bytes and Characters
+    /// are the same, and the generic integer parser was more code (for size).
+    static func processID(_ line: Substring.UTF8View) -> Int32? {
+        var value: Int64 = 0
+        var count = 0
+        for byte in line {
+            count += 1
+            if count <= 4 || count == 5 && byte == UInt8(ascii: "+") { continue }  // `PID=`, a `+`
+            // A `-` (whose number is not above 0) and anything but a digit end it.
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + Int64(byte - 0x30)
+            guard value <= Int64(Int32.max) else { return nil }
+        }
+        return value > 0 ? Int32(value) : nil
+    }
+
     /// The first question in `directory` whose asker is alive: a short description of it (its
     /// `Message=`, or the file's name); nil when none is. A file left by a process that died is
     /// not a question anyone waits for (systemd's agents skip them too). Only the first is logged,
@@ -117,7 +134,7 @@ extension Daemon {
             var alive = true
             if let text = GroupFile.readSmallFile(directory + "/" + name) {
                 for line in text.split(separator: "\n") {
-                    if line.hasPrefix("PID="), let pid = Int32(line.dropFirst(4)), pid > 0 {
+                    if line.hasPrefix("PID="), let pid = processID(line.utf8) {
                         alive = kill(pid, 0) == 0 || errno != ESRCH
                     } else if line.hasPrefix("Message="), line.utf8.count > 8 {
                         message = "\"" + String(line.dropFirst(8).prefix(160)) + "\""

@@ -97,7 +97,8 @@ public struct BootTimeline: Equatable, Sendable {
             let line = rest[..<(rest.firstIndex(of: 0x0A) ?? rest.endIndex)]
             start = line.endIndex + 1
             if number == 1 {
-                if !line.elementsEqual(header.utf8) { problem = "expected '\(header)'" }
+                // The messages name `header` and `maximumUnits` written out (no interpolation, for size).
+                if !line.elementsEqual(header.utf8) { problem = "expected 'loaderd-boot-timeline 1'" }
             } else if number == 2 {
                 if line.starts(with: "total ".utf8), let t = microseconds(line.dropFirst(6)), t > 0 {
                     total = t
@@ -105,7 +106,7 @@ public struct BootTimeline: Equatable, Sendable {
                     problem = "expected 'total SECONDS' with SECONDS more than 0"
                 }
             } else if units.count >= maximumUnits {
-                problem = "more than \(maximumUnits) units"
+                problem = "more than 4096 units"
             } else if let space = line.firstIndex(of: 0x20), let at = microseconds(line[..<space]), at <= total,
                       // The space is a Character of its own, as `firstIndex(of: " ")` found it,
                       // unless a combining mark after it joins it (digits before it cannot).
