@@ -101,11 +101,12 @@ enum SplashEnd {
     /// would mark it, and loaderd.socket is stopped, so a later client does not start the splash
     /// again over the login prompt. After the boot's end (the marker is there): nothing.
     static func afterStop() -> Int32 {
-        guard let result = getenv("SERVICE_RESULT").map({ String(cString: $0) }) else {
+        guard let result = getenv("SERVICE_RESULT") else {
             complain("--after-stop is for loaderd.service's ExecStopPost= ($SERVICE_RESULT, which systemd sets there, is missing)")
             return 2
         }
-        if result != "success" { return restoreConsole() }
+        // Compared as C strings (no String made, for size): "success" has no other spelling.
+        if strcmp(result, "success") != 0 { return restoreConsole() }
         var status = stat()
         if stat(bootFinished, &status) == 0 && loaderd_s_isdir(status.st_mode) != 0 { return 0 }
         _ = mkdir("/run/loaderd", 0o755)
