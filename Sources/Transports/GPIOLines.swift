@@ -31,21 +31,30 @@ public final class GPIOChipLines: GPIOOutputLines {
         precondition(offsets.count == lineNames.count && !offsets.isEmpty && offsets.count <= 64)
         self.chip = chip
         self.offsets = offsets
-        self.name = chip + " " + zip(lineNames, offsets).map { "\($0)=\($1)" }.joined(separator: " ")
+        // One pass makes the name ("gpiochip0 clock=11 data=10"), the initial values and the
+        // check for a line given twice; the one failure is thrown at the end (for size).
+        var name = chip
+        var values: [Int32] = []
+        var failure: TransportError?
         for i in offsets.indices {
-            if let j = offsets[..<i].firstIndex(of: offsets[i]) {
-                throw TransportError(device: chip, message: "\(lineNames[j]) and \(lineNames[i]) are both line \(offsets[i]); give each its own line")
+            name += " \(lineNames[i])=\(offsets[i])"
+            values.append(Int32(truncatingIfNeeded: (initial >> UInt64(i)) & 1))
+            if failure == nil, let j = offsets[..<i].firstIndex(of: offsets[i]) {
+                failure = TransportError(device: chip, message: "\(lineNames[j]) and \(lineNames[i]) are both line \(offsets[i]); give each its own line")
             }
         }
-        values = (0..<offsets.count).map { Int32(truncatingIfNeeded: (initial >> UInt64($0)) & 1) }
-        var failure = loaderd_gpio_failure()
-        let h = offsets.withUnsafeBufferPointer { offs in
-            values.withUnsafeBufferPointer { vals in
-                loaderd_gpio_request_output(chip, offs.baseAddress, UInt32(offs.count), GPIOChipLines.consumer, vals.baseAddress, &failure)
+        self.name = name
+        self.values = values
+        if failure == nil {
+            var request = loaderd_gpio_failure()
+            handle = offsets.withUnsafeBufferPointer { offs in
+                values.withUnsafeBufferPointer { vals in
+                    loaderd_gpio_request_output(chip, offs.baseAddress, UInt32(offs.count), GPIOChipLines.consumer, vals.baseAddress, &request)
+                }
             }
+            if handle == nil { failure = GPIOChipLines.requestError(chip: chip, offsets: offsets, lineNames: lineNames, failure: request) }
         }
-        guard let h else { throw GPIOChipLines.requestError(chip: chip, offsets: offsets, lineNames: lineNames, failure: failure) }
-        handle = h
+        if let failure { throw failure }
     }
 
     deinit { release() }
@@ -74,15 +83,19 @@ public final class GPIOChipLines: GPIOOutputLines {
     /// 1 or 2: the libgpiod API this build was compiled against.
     public static var libraryAPI: Int { Int(loaderd_gpiod_api()) }
 
+    /// The error for a failed request, with the fix for the usual causes. Each message is made
+    /// in the switch and the error once at the end (for size).
     static func requestError(chip: String, offsets: [UInt32], lineNames: [String], failure: loaderd_gpio_failure) -> TransportError {
         var f = failure
         let errno = Errno(rawValue: f.error)
-        func text<T>(_ field: inout T) -> String {
+        // Out of line: inlined, it was a UTF-8 decoder for each of its three calls (for size).
+        @inline(never) func text<T>(_ field: inout T) -> String {
             withUnsafeBytes(of: &field) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
         }
         let chipName = text(&f.chip_name), label = text(&f.chip_label)
         let described = chipName.isEmpty ? chip : chipName + (label.isEmpty ? "" : " [\(label)]")
         let role = offsets.firstIndex(of: f.offset).map { lineNames[$0] + " " } ?? ""
+        let message: String
         switch Int(f.step) {
         case Int(LOADERD_GPIO_STEP_OPEN_CHIP.rawValue):
             switch errno {
@@ -91,27 +104,28 @@ public final class GPIOChipLines: GPIOOutputLines {
                 let here = present.isEmpty
                     ? "no GPIO chips on this machine"
                     : "chips here: " + present.joined(separator: ", ") + " (gpiodetect lists their labels)"
-                return TransportError(device: chip, message: "no such GPIO chip '\(chip)' (by path, name, number or label): \(here)", errno: errno)
+                message = "no such GPIO chip '\(chip)' (by path, name, number or label): \(here)"
             case .permissionDenied, .notPermitted:
-                return TransportError(device: chip, message: "permission denied opening the GPIO chip: add the user to the 'gpio' group (usermod -aG gpio USER, then log in again) or run loaderd as root", errno: errno)
+                message = "permission denied opening the GPIO chip: add the user to the 'gpio' group (usermod -aG gpio USER, then log in again) or run loaderd as root"
             default:
-                return TransportError(device: chip, message: "cannot open the GPIO chip: \(errno)", errno: errno)
+                message = "cannot open the GPIO chip: \(errno)"
             }
         case Int(LOADERD_GPIO_STEP_GET_LINE.rawValue):
-            return TransportError(device: chip, message: "no \(role)line \(f.offset) on \(described): it has \(f.num_lines) lines (0...\(Int(f.num_lines) - 1))", errno: errno)
+            message = "no \(role)line \(f.offset) on \(described): it has \(f.num_lines) lines (0...\(Int(f.num_lines) - 1))"
         case Int(LOADERD_GPIO_STEP_REQUEST.rawValue):
             switch errno {
             case .resourceBusy:
                 let consumer = text(&f.consumer)
                 let holder = consumer.isEmpty ? "another consumer (unnamed, possibly the kernel)" : "'\(consumer)'"
-                return TransportError(device: chip, message: "\(role)line \(f.offset) on \(described) is busy: held by \(holder); stop it or pick another line (gpioinfo shows who holds what)", errno: errno)
+                message = "\(role)line \(f.offset) on \(described) is busy: held by \(holder); stop it or pick another line (gpioinfo shows who holds what)"
             case .permissionDenied, .notPermitted:
-                return TransportError(device: chip, message: "permission denied requesting lines: add the user to the 'gpio' group or run loaderd as root", errno: errno)
+                message = "permission denied requesting lines: add the user to the 'gpio' group or run loaderd as root"
             default:
-                return TransportError(device: chip, message: "cannot request lines \(offsets.map(String.init).joined(separator: ",")) on \(described): \(errno)", errno: errno)
+                message = "cannot request lines \(offsets.map(String.init).joined(separator: ",")) on \(described): \(errno)"
             }
         default:
-            return TransportError(device: chip, message: "cannot request \(offsets.count) lines: \(errno)", errno: errno)
+            message = "cannot request \(offsets.count) lines: \(errno)"
         }
+        return TransportError(device: chip, message: message, errno: errno)
     }
 }

@@ -27,36 +27,42 @@ public final class SPIDevice: SPIBus {
         self.mode = mode
         self.speedHz = speedHz
         self.maximumMessageLength = SPIDevice.readBufsiz()
+        descriptor = try SPIDevice.openConfigured(path: path, mode: mode, speedHz: speedHz)
+        transfer.speed_hz = speedHz
+        transfer.bits_per_word = 8
+    }
+
+    /// Opens `path` and sets the mode, 8 bits per word and the clock; on failure the descriptor is
+    /// closed and the error says which step failed. The message is chosen where the step failed
+    /// and the error thrown once (for size).
+    private static func openConfigured(path: String, mode: UInt8, speedHz: UInt32) throws(TransportError) -> FileDescriptor {
         let fd: FileDescriptor
         do throws(Errno) {
             fd = try FileDescriptor.open(FilePath(path), .readWrite, options: [.closeOnExec])
         } catch {
             throw SPIDevice.openError(path: path, errno: error)
         }
-        do {
+        var step = 0
+        do throws(Errno) {
             try fd.spiSetMode(mode)
-        } catch {
-            try? fd.close()
-            if error == .inappropriateIOCTLForDevice || error == .invalidArgument {
-                throw TransportError(device: path, message: "not an spidev device (SPI_IOC_WR_MODE refused: \(error)); use a /dev/spidevB.C node", errno: error)
-            }
-            throw TransportError(device: path, message: "cannot set SPI mode \(mode): \(error)", errno: error)
-        }
-        do {
+            step = 1
             try fd.spiSetBitsPerWord(8)
-        } catch {
-            try? fd.close()
-            throw TransportError(device: path, message: "cannot set 8 bits per word: \(error)", errno: error)
-        }
-        do {
+            step = 2
             try fd.spiSetMaxSpeed(hertz: speedHz)
+            return fd
         } catch {
             try? fd.close()
-            throw TransportError(device: path, message: "cannot set the SPI clock to \(speedHz) Hz: \(error) (try a lower speed=)", errno: error)
+            let message: String
+            switch step {
+            case 0:
+                message = error == .inappropriateIOCTLForDevice || error == .invalidArgument
+                    ? "not an spidev device (SPI_IOC_WR_MODE refused: \(error)); use a /dev/spidevB.C node"
+                    : "cannot set SPI mode \(mode): \(error)"
+            case 1: message = "cannot set 8 bits per word: \(error)"
+            default: message = "cannot set the SPI clock to \(speedHz) Hz: \(error) (try a lower speed=)"
+            }
+            throw TransportError(device: path, message: message, errno: error)
         }
-        descriptor = fd
-        transfer.speed_hz = speedHz
-        transfer.bits_per_word = 8
     }
 
     deinit { close() }
@@ -90,14 +96,16 @@ public final class SPIDevice: SPIBus {
 
     /// spidev's bufsiz from sysfs, or the default 4096 when it cannot be read.
     public static func readBufsiz(path: String = bufsizPath) -> Int {
-        guard let fd = try? FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec]) else { return defaultBufsiz }
-        defer { try? fd.close() }
-        var bytes = [UInt8](repeating: 0, count: 32)
-        var count = 0
-        bytes.withUnsafeMutableBytes { buffer in count = (try? fd.read(into: buffer)) ?? 0 }
-        guard count > 0 else { return defaultBufsiz }
-        let text = String(decoding: bytes[..<count], as: UTF8.self).filter { ("0"..."9").contains($0) }
-        return Int(text).flatMap { $0 > 0 ? $0 : nil } ?? defaultBufsiz
+        guard let text = GroupFile.readSmallFile(path) else { return defaultBufsiz }
+        // The decimal digits in it, in order, as one number (the file is "4096\n"): one pass over
+        // the bytes rather than Characters filtered into a String (for size). spidev's parameter
+        // is an unsigned int, so a longer run of digits is no bufsiz.
+        var value = 0
+        for byte in text.utf8 where byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+            if value > Int(Int32.max) * 16 { return defaultBufsiz }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value > 0 ? value : defaultBufsiz
     }
 
     /// The error for a frame longer than spidev's per-message limit, with the fix.
@@ -112,22 +120,20 @@ public final class SPIDevice: SPIBus {
 
     /// The error for a failed open, with the fix for the usual causes.
     static func openError(path: String, errno: Errno) -> TransportError {
+        let message: String
         switch errno {
         case .noSuchFileOrDirectory:
             let present = listDevices(prefix: "spidev")
             let here = present.isEmpty ? "" : " (SPI devices here: " + present.map { "/dev/" + $0 }.joined(separator: ", ") + ")"
-            return TransportError(device: path,
-                                  message: "no \(path): " + enableHint + here,
-                                  errno: errno)
+            message = "no \(path): " + enableHint + here
         case .permissionDenied, .notPermitted:
-            return TransportError(device: path,
-                                  message: "permission denied: add the user to the 'spi' group (usermod -aG spi USER, then log in again) or run loaderd as root",
-                                  errno: errno)
+            message = "permission denied: add the user to the 'spi' group (usermod -aG spi USER, then log in again) or run loaderd as root"
         case .resourceBusy:
-            return TransportError(device: path, message: "device busy: another program holds it", errno: errno)
+            message = "device busy: another program holds it"
         default:
-            return TransportError(device: path, message: "cannot open: \(errno)", errno: errno)
+            message = "cannot open: \(errno)"
         }
+        return TransportError(device: path, message: message, errno: errno)
     }
 }
 
