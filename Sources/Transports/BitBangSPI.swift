@@ -17,6 +17,10 @@ public final class BitBangSPI: SPIBus {
     /// The state the lines should be requested in: clock and data low, latch (if any) high.
     public static func idleState(hasLatch: Bool) -> UInt64 { hasLatch ? latchBit : 0 }
 
+    /// The lines' roles, as errors and a dry run's capture name them (constant arrays, not
+    /// appended to: for size).
+    public static func lineNames(hasLatch: Bool) -> [String] { hasLatch ? ["clock", "data", "latch"] : ["clock", "data"] }
+
     public init(lines: any GPIOOutputLines, hasLatch: Bool) {
         precondition(lines.count == (hasLatch ? 3 : 2), "bit-banged SPI needs clock, data and optionally latch lines")
         self.lines = lines
@@ -25,9 +29,9 @@ public final class BitBangSPI: SPIBus {
 
     /// Requests clock, data and (if given) latch on a real chip through libgpiod.
     public convenience init(chip: String, clock: UInt32, data: UInt32, latch: UInt32?) throws(TransportError) {
-        var offsets = [clock, data], names = ["clock", "data"]
-        if let latch { offsets.append(latch); names.append("latch") }
-        let lines = try GPIOChipLines(chip: chip, offsets: offsets, lineNames: names, initial: BitBangSPI.idleState(hasLatch: latch != nil))
+        let offsets = latch.map { [clock, data, $0] } ?? [clock, data]
+        let lines = try GPIOChipLines(chip: chip, offsets: offsets, lineNames: BitBangSPI.lineNames(hasLatch: latch != nil),
+                                      initial: BitBangSPI.idleState(hasLatch: latch != nil))
         self.init(lines: lines, hasLatch: latch != nil)
     }
 

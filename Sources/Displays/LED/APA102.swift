@@ -58,20 +58,20 @@ public final class APA102Display: Display {
         let options = try LEDOptionReader(spec, accepted: acceptedKeys)
         var c = Configuration()
         c.variant = spec.type == "sk9822" ? .sk9822 : .apa102
-        try options.stripSettings(into: &c)
-        c.order = try options.choice("order", default: .bgr, ColorOrder.all)
-        c.framesPerSecond = try options.framesPerSecond()
+        options.stripSettings(into: &c)
+        c.order = options.choice("order", default: .bgr, ColorOrder.all)
+        c.framesPerSecond = options.framesPerSecond()
         // 20 MHz: the clock APA102 and SK9822 are commonly rated for (their datasheets give none);
         // faster, the clock each LED passes on degrades along the strip (PJRC: failures at 24 MHz).
-        let choice = try options.transport(defaultSpeed: 8_000_000, maximumSpeed: 20_000_000, needsLatch: false, allowsGPIO: true)
+        let choice = options.transport(defaultSpeed: 8_000_000, maximumSpeed: 20_000_000, needsLatch: false)
+        try options.check()
         return (c, options, choice)
     }
 
     public static func open(_ spec: DisplaySpec) throws(DisplayOpenError) -> APA102Display {
         let (c, options, choice): (Configuration, LEDOptionReader, LEDTransportChoice)
         do { (c, options, choice) = try readOptions(spec) } catch { throw .spec(error) }
-        let bus = try options.openBus(choice, displayName: spec.description,
-                                      wire: .apa102(width: c.width, height: c.height, layout: c.layout, origin: c.origin, order: c.order))
+        let bus = try options.openBus(choice, wire: .apa102(width: c.width, height: c.height, layout: c.layout, origin: c.origin, order: c.order))
         return APA102Display(configuration: c, bus: bus, name: spec.description)
     }
 

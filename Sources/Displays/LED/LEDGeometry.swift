@@ -86,11 +86,15 @@ enum StripGeometry {
 }
 
 extension LEDOptionReader {
-    func stripLayout() throws(DisplaySpecError) -> StripLayout {
-        try choice("layout", default: .rows, StripLayout.allCases.map { ($0.rawValue, $0) })
+    // The choices spelled out as constant tables (in `allCases` order) rather than mapped from
+    // the cases' raw values at each read (for size).
+    func stripLayout() -> StripLayout {
+        choice("layout", default: .rows, [("rows", .rows), ("serpentine", .serpentine), ("columns", .columns),
+                                              ("column-serpentine", .columnSerpentine)])
     }
-    func stripOrigin() throws(DisplaySpecError) -> StripOrigin {
-        try choice("origin", default: .topLeft, StripOrigin.allCases.map { ($0.rawValue, $0) })
+    func stripOrigin() -> StripOrigin {
+        choice("origin", default: .topLeft, [("top-left", .topLeft), ("top-right", .topRight), ("bottom-left", .bottomLeft),
+                                                 ("bottom-right", .bottomRight)])
     }
 }
 
@@ -112,15 +116,15 @@ protocol StripConfiguration {
 extension LEDOptionReader {
     /// Reads `size` (required), `layout`, `origin`, `rotate`, `flip`, `brightness` and `gamma`
     /// into `c`, in that order (so a spec with several bad values names the same one first).
-    func stripSettings(into c: inout some StripConfiguration) throws(DisplaySpecError) {
-        (c.width, c.height) = try size("size", default: nil, in: 1...1024)
-        guard c.width * c.height <= 16384 else { throw error("'size' \(c.width)x\(c.height) has more than 16384 LEDs") }
-        c.layout = try stripLayout()
-        c.origin = try stripOrigin()
-        c.rotation = try rotation()
-        c.flip = try flip()
-        c.brightness = try brightness(default: 50)
-        c.gamma = try gamma()
+    func stripSettings(into c: inout some StripConfiguration) {
+        (c.width, c.height) = size("size", default: nil, in: 1...1024)
+        if c.width * c.height > 16384 { fail("'size' \(c.width)x\(c.height) has more than 16384 LEDs") }
+        c.layout = stripLayout()
+        c.origin = stripOrigin()
+        c.rotation = rotation()
+        c.flip = flip()
+        c.brightness = brightness(default: 50)
+        c.gamma = gamma()
     }
 }
 

@@ -4,9 +4,17 @@ import CompactText
 
 /// Reads the `key=value` options of an LED display spec, refusing unknown keys and bad values
 /// with a message naming the key and what it accepts. Input boundary: runs once, at open.
-struct LEDOptionReader {
+///
+/// A value's reader does not throw: it records the first bad value's message and returns its
+/// default, and `check()` throws that message once every option is read. The first bad value, in
+/// the order the options are read, is the one named, as when each read threw; a read is a plain
+/// call rather than a call and a branch to an error path (for size). A class for size too: each
+/// read is passed one reference rather than the spec's and the accepted keys' several words.
+final class LEDOptionReader {
     let spec: DisplaySpec
     let accepted: [String]
+    /// The first bad value's message, or nil.
+    private var problem: String?
 
     init(_ spec: DisplaySpec, accepted: [String]) throws(DisplaySpecError) {
         self.spec = spec
@@ -18,76 +26,94 @@ struct LEDOptionReader {
 
     func error(_ message: String) -> DisplaySpecError { DisplaySpecError(spec: spec.description, message: message) }
 
+    /// Records a bad value's message, unless an earlier one was recorded.
+    func fail(_ message: String) { if problem == nil { problem = message } }
+
+    /// Throws the first bad value's error, if a read found one: once every option is read.
+    func check() throws(DisplaySpecError) { if let problem { throw error(problem) } }
+
     func string(_ key: String) -> String? { spec[key] }
 
-    func int(_ key: String, default value: Int, in range: ClosedRange<Int>) throws(DisplaySpecError) -> Int {
+    func int(_ key: String, default value: Int, in range: ClosedRange<Int>) -> Int {
         guard let text = spec[key] else { return value }
         guard let n = Int(text), range.contains(n) else {
-            throw error("'\(key)' must be an integer in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+            fail("'\(key)' must be an integer in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+            return value
         }
         return n
     }
 
-    func double(_ key: String, default value: Double, in range: ClosedRange<Double>) throws(DisplaySpecError) -> Double {
+    func double(_ key: String, default value: Double, in range: ClosedRange<Double>) -> Double {
         guard let text = spec[key] else { return value }
         guard let n = Double(text), range.contains(n) else {
-            throw error("'\(key)' must be a number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+            fail("'\(key)' must be a number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+            return value
         }
         return n
     }
 
-    func bool(_ key: String, default value: Bool) throws(DisplaySpecError) -> Bool {
+    func bool(_ key: String, default value: Bool) -> Bool {
         guard let text = spec[key] else { return value }
-        guard let flag = parseYesNo(text) else { throw error("'\(key)' must be true or false (or yes/no, on/off, 1/0), got '\(text)'") }
+        guard let flag = parseYesNo(text) else {
+            fail("'\(key)' must be true or false (or yes/no, on/off, 1/0), got '\(text)'")
+            return value
+        }
         return flag
     }
 
-    func choice<T>(_ key: String, default value: T, _ choices: [(String, T)]) throws(DisplaySpecError) -> T {
-        guard let index = try choiceIndex(key, count: choices.count, name: { choices[$0].0 }) else { return value }
+    func choice<T>(_ key: String, default value: T, _ choices: [(String, T)]) -> T {
+        guard let index = choiceIndex(key, count: choices.count, name: { choices[$0].0 }) else { return value }
         return choices[index].1
     }
 
-    /// Which of `count` named choices the key's value names (nil: the key is not given). The part
-    /// of `choice` that does not depend on the values' type, so it is in the binary once rather
-    /// than once for each type of choice.
-    @inline(never) func choiceIndex(_ key: String, count: Int, name: (Int) -> String) throws(DisplaySpecError) -> Int? {
+    /// Which of `count` named choices the key's value names (nil: the key is not given, or names
+    /// none of them). The part of `choice` that does not depend on the values' type, so it is in
+    /// the binary once rather than once for each type of choice.
+    @inline(never) func choiceIndex(_ key: String, count: Int, name: (Int) -> String) -> Int? {
         guard let text = spec[key] else { return nil }
         let lowered = text.asciiLowercased()
-        for index in 0..<count where name(index) == lowered { return index }
-        throw error("'\(key)' must be one of \((0..<count).map(name).joined(separator: ", ")), got '\(text)'")
+        var names = ""  // the list for the message, joined in a loop rather than mapped and joined (for size)
+        for index in 0..<count {
+            let choice = name(index)
+            if choice == lowered { return index }
+            if index > 0 { names += ", " }
+            names += choice
+        }
+        fail("'\(key)' must be one of \(names), got '\(text)'")
+        return nil
     }
 
-    /// `WxH`, each side in `range`.
-    func size(_ key: String, default value: (Int, Int)?, in range: ClosedRange<Int>) throws(DisplaySpecError) -> (width: Int, height: Int) {
-        guard let text = spec[key] else {
+    /// `WxH`, each side in `range`; (0, 0) when it is bad or missing without a default.
+    func size(_ key: String, default value: (Int, Int)?, in range: ClosedRange<Int>) -> (width: Int, height: Int) {
+        if let text = spec[key] {
+            if let (w, h) = parseDimensions(text), range.contains(w), range.contains(h) { return (w, h) }
+            fail("'\(key)' must be WIDTHxHEIGHT with sides in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+        } else {
             if let value { return value }
-            throw error("'\(key)' is required, e.g. \(key)=16x16")
+            fail("'\(key)' is required, e.g. \(key)=16x16")
         }
-        guard let (w, h) = parseDimensions(text), range.contains(w), range.contains(h) else {
-            throw error("'\(key)' must be WIDTHxHEIGHT with sides in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
-        }
-        return (w, h)
+        return (0, 0)
     }
 
-    func rotation(_ key: String = "rotate") throws(DisplaySpecError) -> MatrixRotation {
-        try choice(key, default: .none, [("0", .none), ("90", .clockwise90), ("180", .half), ("270", .clockwise270)])
+    func rotation(_ key: String = "rotate") -> MatrixRotation {
+        choice(key, default: .none, [("0", .none), ("90", .clockwise90), ("180", .half), ("270", .clockwise270)])
     }
 
-    func flip() throws(DisplaySpecError) -> MatrixFlip {
-        try choice("flip", default: .none, [("none", .none), ("false", .none), ("horizontal", .horizontal), ("h", .horizontal),
+    func flip() -> MatrixFlip {
+        choice("flip", default: .none, [("none", .none), ("false", .none), ("horizontal", .horizontal), ("h", .horizontal),
                                             ("true", .horizontal), ("vertical", .vertical), ("v", .vertical), ("both", .both)])
     }
 
     /// 0...100 percent.
-    func brightness(default value: Int = 100) throws(DisplaySpecError) -> Int {
-        try int("brightness", default: value, in: 0...100)
+    func brightness(default value: Int = 100) -> Int {
+        int("brightness", default: value, in: 0...100)
     }
 
-    func framesPerSecond(default value: Int = 60) throws(DisplaySpecError) -> Int {
-        try int("fps", default: value, in: 1...240)
+    func framesPerSecond(default value: Int = 60) -> Int {
+        int("fps", default: value, in: 1...240)
     }
 
-    func gamma() throws(DisplaySpecError) -> Double { try double("gamma", default: 2.2, in: 0.1...5) }
+    func gamma() -> Double { double("gamma", default: 2.2, in: 0.1...5) }
 }
 
 /// Keys every LED display takes for its transport.
@@ -104,37 +130,51 @@ extension LEDOptionReader {
     /// `gpiochip=CHIP,clock=N,data=N[,latch=N]`. `maximumSpeed`: the fastest clock the chip takes
     /// (docs/HARDWARE.md's table): a faster one is refused here, where it is a typo, rather than
     /// left to show garbage on the LEDs. `needsLatch`: the chip needs a chip select line
-    /// (MAX7219). `allowsGPIO`: false for WS2812, whose timing bit-banging cannot meet.
-    func transport(defaultSpeed: UInt32, maximumSpeed: Int, needsLatch: Bool, allowsGPIO: Bool) throws(DisplaySpecError) -> LEDTransportChoice {
+    /// (MAX7219). WS2812, whose timing bit-banging cannot meet, refuses `gpiochip=` before it
+    /// gets here (`WS2812Display.readOptions`).
+    func transport(defaultSpeed: UInt32, maximumSpeed: Int, needsLatch: Bool) -> LEDTransportChoice {
+        var choice = LEDTransportChoice.spi(path: "", speed: 0)
+        if let message = transportProblem(&choice, defaultSpeed: defaultSpeed, maximumSpeed: maximumSpeed, needsLatch: needsLatch) {
+            fail(message)
+        }
+        return choice
+    }
+
+    /// `transport`'s checks in order: the first failing one's message, or nil with `choice` set.
+    private func transportProblem(_ choice: inout LEDTransportChoice, defaultSpeed: UInt32, maximumSpeed: Int, needsLatch: Bool) -> String? {
         if let chip = spec["gpiochip"] {
-            guard allowsGPIO else {
-                throw error("\(spec.type) cannot be bit-banged over GPIO (its 800 kHz timing needs the SPI hardware); use spi=/dev/spidevB.C")
-            }
-            if spec["spi"] != nil { throw error("give either spi= or gpiochip=, not both") }
-            if spec["speed"] != nil { throw error("'speed' applies to spi= only; a bit-banged bus runs as fast as libgpiod can toggle lines") }
-            func line(_ key: String) throws(DisplaySpecError) -> UInt32? {
+            if spec["spi"] != nil { return "give either spi= or gpiochip=, not both" }
+            if spec["speed"] != nil { return "'speed' applies to spi= only; a bit-banged bus runs as fast as libgpiod can toggle lines" }
+            var badLine: String?
+            func line(_ key: String) -> UInt32? {
                 guard let text = spec[key] else { return nil }
-                guard let n = UInt32(text), n < 1024 else { throw error("'\(key)' must be a line offset on \(chip) (0, 1, ...), got '\(text)'") }
+                guard let n = UInt32(text), n < 1024 else { badLine = "'\(key)' must be a line offset on \(chip) (0, 1, ...), got '\(text)'"; return nil }
                 return n
             }
-            guard let clock = try line("clock"), let data = try line("data") else {
-                throw error("gpiochip= needs clock= and data= line offsets, e.g. gpiochip=gpiochip0,clock=11,data=10" + (needsLatch ? ",latch=8" : ""))
+            guard let clock = line("clock"), let data = line("data") else {
+                return badLine ?? "gpiochip= needs clock= and data= line offsets, e.g. gpiochip=gpiochip0,clock=11,data=10" + (needsLatch ? ",latch=8" : "")
             }
-            let latch = try line("latch")
-            if needsLatch && latch == nil { throw error("\(spec.type) over GPIO needs latch= (the line wired to LOAD/CS), e.g. latch=8") }
-            if !needsLatch && latch != nil { throw error("\(spec.type) has no latch line; drop latch=") }
-            return .gpio(chip: chip, clock: clock, data: data, latch: latch)
+            let latch = line("latch")
+            if let badLine { return badLine }
+            if needsLatch && latch == nil { return "\(spec.type) over GPIO needs latch= (the line wired to LOAD/CS), e.g. latch=8" }
+            if !needsLatch && latch != nil { return "\(spec.type) has no latch line; drop latch=" }
+            choice = .gpio(chip: chip, clock: clock, data: data, latch: latch)
+            return nil
         }
         for key in ["clock", "data", "latch"] where spec[key] != nil {
-            throw error("'\(key)' needs gpiochip= (bit-banged SPI over GPIO)")
+            return "'\(key)' needs gpiochip= (bit-banged SPI over GPIO)"
         }
         let path = spec["spi"] ?? "/dev/spidev0.0"
-        guard path.hasPrefix("/") else { throw error("'spi' must be a device path such as /dev/spidev0.0, got '\(path)'") }
-        let speed: Int
-        do { speed = try int("speed", default: Int(defaultSpeed), in: 10_000...maximumSpeed) } catch {
-            throw self.error(error.message + " (in Hz; \(spec.type)'s clock is at most \(maximumSpeed / 1_000_000) MHz)")
+        guard path.hasPrefix("/") else { return "'spi' must be a device path such as /dev/spidev0.0, got '\(path)'" }
+        var speed = defaultSpeed
+        if let text = spec["speed"] {
+            guard let n = Int(text), (10_000...maximumSpeed).contains(n) else {
+                return "'speed' must be an integer in 10000...\(maximumSpeed), got '\(text)' (in Hz; \(spec.type)'s clock is at most \(maximumSpeed / 1_000_000) MHz)"
+            }
+            speed = UInt32(n)
         }
-        return .spi(path: path, speed: UInt32(speed))
+        choice = .spi(path: path, speed: speed)
+        return nil
     }
 
     /// `dry-run=`'s yes and no words; nil for anything else, which names a picture's path.
@@ -149,7 +189,8 @@ extension LEDOptionReader {
     /// Opens the bus chosen by `transport`; with `dry-run=true` a capture transport that keeps
     /// the last messages in memory; with `dry-run=FILE.png` (or `.ppm`) a `WirePreview` that
     /// decodes the bytes as the LEDs would (`wire`) and keeps FILE showing what they show.
-    func openBus(_ choice: LEDTransportChoice, displayName: String, wire: WireFormat) throws(DisplayOpenError) -> any SPIBus {
+    /// A device error names the display by its spec, as the display does.
+    func openBus(_ choice: LEDTransportChoice, wire: WireFormat) throws(DisplayOpenError) -> any SPIBus {
         var dryRun = false
         if let text = spec["dry-run"] {
             guard let flag = Self.dryRunFlag(text) else {
@@ -173,16 +214,15 @@ extension LEDOptionReader {
                 return try SPIDevice(path: path, mode: 0, speedHz: speed)
             case .gpio(let chip, let clock, let data, let latch):
                 if dryRun {
-                    var names = ["clock", "data"]
-                    if latch != nil { names.append("latch") }
-                    let lines = GPIOCapture(name: "dry-run \(chip)", lineNames: names, initial: BitBangSPI.idleState(hasLatch: latch != nil),
+                    let lines = GPIOCapture(name: "dry-run \(chip)", lineNames: BitBangSPI.lineNames(hasLatch: latch != nil),
+                                            initial: BitBangSPI.idleState(hasLatch: latch != nil),
                                             recording: .last(1 << 16))
                     return BitBangSPI(lines: lines, hasLatch: latch != nil)
                 }
                 return try BitBangSPI(chip: chip, clock: clock, data: data, latch: latch)
             }
         } catch {
-            throw .device(DisplayError(display: displayName, message: error.description))
+            throw .device(DisplayError(display: spec.description, message: error.description))
         }
     }
 }

@@ -76,21 +76,22 @@ public final class MAX7219Display: Display {
     static func readOptions(_ spec: DisplaySpec) throws(DisplaySpecError) -> (Configuration, LEDOptionReader, LEDTransportChoice) {
         let options = try LEDOptionReader(spec, accepted: acceptedKeys)
         var c = Configuration()
-        c.modules = try options.int("modules", default: 4, in: 1...256)
-        c.rows = try options.int("rows", default: 1, in: 1...256)
-        guard c.modules % c.rows == 0 else {
-            throw options.error("'rows' must divide 'modules' evenly (\(c.modules) modules cannot make \(c.rows) equal rows)")
+        c.modules = options.int("modules", default: 4, in: 1...256)
+        c.rows = options.int("rows", default: 1, in: 1...256)
+        if c.modules % c.rows != 0 {
+            options.fail("'rows' must divide 'modules' evenly (\(c.modules) modules cannot make \(c.rows) equal rows)")
         }
-        c.blockOrientation = try options.choice("block_orientation", default: 0, [("0", 0), ("90", 90), ("-90", -90), ("270", -90), ("180", 180)])
-        c.reverseOrder = try options.bool("reverse_order", default: false)
-        c.rotation = try options.rotation()
-        c.flip = try options.flip()
-        c.brightness = try options.brightness(default: 50)
-        c.mono = try options.choice("mono", default: .threshold, Mono.allCases.map { ($0.rawValue, $0) })
-        c.threshold = try options.int("threshold", default: 128, in: 1...255)
-        c.framesPerSecond = try options.framesPerSecond()
+        c.blockOrientation = options.choice("block_orientation", default: 0, [("0", 0), ("90", 90), ("-90", -90), ("270", -90), ("180", 180)])
+        c.reverseOrder = options.bool("reverse_order", default: false)
+        c.rotation = options.rotation()
+        c.flip = options.flip()
+        c.brightness = options.brightness(default: 50)
+        c.mono = options.choice("mono", default: .threshold, [("threshold", .threshold), ("dither", .dither)])  // a constant table (for size)
+        c.threshold = options.int("threshold", default: 128, in: 1...255)
+        c.framesPerSecond = options.framesPerSecond()
         // 10 MHz: the datasheet's fastest clock (tCP ≥ 100 ns).
-        let choice = try options.transport(defaultSpeed: 8_000_000, maximumSpeed: 10_000_000, needsLatch: true, allowsGPIO: true)
+        let choice = options.transport(defaultSpeed: 8_000_000, maximumSpeed: 10_000_000, needsLatch: true)
+        try options.check()
         return (c, options, choice)
     }
 
@@ -114,8 +115,7 @@ public final class MAX7219Display: Display {
     public static func open(_ spec: DisplaySpec) throws(DisplayOpenError) -> MAX7219Display {
         let (c, options, choice): (Configuration, LEDOptionReader, LEDTransportChoice)
         do { (c, options, choice) = try readOptions(spec) } catch { throw .spec(error) }
-        let bus = try options.openBus(choice, displayName: spec.description,
-                                      wire: .max7219(modules: c.modules, columns: c.modules / c.rows, blockOrientation: c.blockOrientation, reverseOrder: c.reverseOrder))
+        let bus = try options.openBus(choice, wire: .max7219(modules: c.modules, columns: c.modules / c.rows, blockOrientation: c.blockOrientation, reverseOrder: c.reverseOrder))
         do { return try MAX7219Display(configuration: c, bus: bus, name: spec.description) } catch { throw .device(error) }
     }
 

@@ -19,8 +19,11 @@ struct ModuleBlock: Sendable {
         bitStep = index(0, 1) - base
         let digitStride = abs(digitStep), bitStride = abs(bitStep)
         guard (digitStride == 1 && bitStride == width) || (digitStride == width && bitStride == 1) else { return nil }
-        for d in 0..<8 {
-            for b in 0..<8 where index(d, b) != base + d * digitStep + b * bitStep { return nil }
+        // One loop over the 64 (digit, bit) pairs: the inner loop of a nested pair was unrolled
+        // into eight calls (for size).
+        for k in 0..<64 {
+            let d = k >> 3, b = k & 7
+            if index(d, b) != base + d * digitStep + b * bitStep { return nil }
         }
     }
 

@@ -72,21 +72,21 @@ public final class WS2812Display: Display {
         }
         let options = try LEDOptionReader(spec, accepted: acceptedKeys)
         var c = Configuration()
-        try options.stripSettings(into: &c)
-        c.order = try options.choice("order", default: .grb, ColorOrder.all)
-        c.encoding = try options.choice("encoding", default: 3, [("3", 3), ("8", 8)])
-        c.resetMicroseconds = try options.int("reset_us", default: 280, in: 50...10_000)
-        c.framesPerSecond = try options.framesPerSecond()
+        options.stripSettings(into: &c)
+        c.order = options.choice("order", default: .grb, ColorOrder.all)
+        c.encoding = options.choice("encoding", default: 3, [("3", 3), ("8", 8)])
+        c.resetMicroseconds = options.int("reset_us", default: 280, in: 50...10_000)
+        c.framesPerSecond = options.framesPerSecond()
         // No speed= (not among acceptedKeys): the clock is the encoding's, which the timing needs.
-        let choice = try options.transport(defaultSpeed: speed(encoding: c.encoding), maximumSpeed: Int(speed(encoding: 8)), needsLatch: false, allowsGPIO: false)
+        let choice = options.transport(defaultSpeed: speed(encoding: c.encoding), maximumSpeed: Int(speed(encoding: 8)), needsLatch: false)
+        try options.check()
         return (c, options, choice)
     }
 
     public static func open(_ spec: DisplaySpec) throws(DisplayOpenError) -> WS2812Display {
         let (c, options, choice): (Configuration, LEDOptionReader, LEDTransportChoice)
         do { (c, options, choice) = try readOptions(spec) } catch { throw .spec(error) }
-        let bus = try options.openBus(choice, displayName: spec.description,
-                                      wire: .ws2812(width: c.width, height: c.height, layout: c.layout, origin: c.origin, order: c.order, encoding: c.encoding))
+        let bus = try options.openBus(choice, wire: .ws2812(width: c.width, height: c.height, layout: c.layout, origin: c.origin, order: c.order, encoding: c.encoding))
         do { return try WS2812Display(configuration: c, bus: bus, name: spec.description) } catch { throw .device(error) }
     }
 
@@ -98,15 +98,20 @@ public final class WS2812Display: Display {
         (canvasWidth, canvasHeight, map) = StripGeometry.resolve(c)
         let gamma = LED8.gammaTable(c.gamma)
         let scale = UInt8(LED8.level(percent: c.brightness, maximum: 255))
-        encode = (0..<256).map { value in
+        // Filled in a loop rather than mapped from a range, whose map is inlined (for size).
+        var encode = [UInt64](repeating: 0, count: 256)
+        for value in 0..<256 {
             let level = LED8.scale8(gamma[value], scale)
             var bits: UInt64 = 0
-            for b in (0..<8).reversed() {
+            var b = 7
+            while b >= 0 {
                 let one = (level >> UInt8(b)) & 1 == 1
                 bits = bits << UInt64(c.encoding) | UInt64(WS2812Display.pattern(bit: one, encoding: c.encoding))
+                b -= 1
             }
-            return bits
+            encode[value] = bits
         }
+        self.encode = encode
         bytesPerColor = c.encoding  // 8 LED bits × encoding SPI bits / 8
         order = (Int(c.order.channels.0), Int(c.order.channels.1), Int(c.order.channels.2))
         let n = c.width * c.height

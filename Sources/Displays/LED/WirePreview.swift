@@ -74,13 +74,17 @@ public final class WirePreview: SPIBus {
         self.format = format
         self.name = "dry-run \(path)"
         self.maximumMessageLength = maximumMessageLength
-        if let problem = Self.pathProblem(path) { throw DisplaySpecError(spec: path, message: problem) }
+        // The one error thrown at the end, for either problem (for size).
+        var problem = Self.pathProblem(path)
         isPNG = path.asciiLowercased().hasSuffix(".png")
         let size = format.size
         image = RGBImage(width: size.width, height: size.height, fill: .black)
         if case .max7219(let modules, _, _, _) = format { registers = [UInt8](repeating: 0, count: modules * 8) } else { registers = [] }
         running = [Bool](repeating: false, count: registers.count / 8)
-        do { try write() } catch { throw DisplaySpecError(spec: path, message: "cannot write the dry-run picture: \(error.description)") }
+        if problem == nil {
+            do { try write() } catch { problem = "cannot write the dry-run picture: \(error.description)" }
+        }
+        if let problem { throw DisplaySpecError(spec: path, message: problem) }
     }
 
     public func send(_ message: UnsafeRawBufferPointer) throws(TransportError) {
@@ -200,12 +204,15 @@ public final class WirePreview: SPIBus {
     }
 
     /// sRGB's encoding of linear light L: 12.92 L up to 0.0031308, else 1.055 L^(1/2.4) − 0.055.
+    /// Filled in a loop rather than mapped from a range, whose map is inlined (for size).
     static func lightToScreen() -> [UInt8] {
-        (0..<256).map { i in
+        var table = [UInt8](repeating: 0, count: 256)
+        for i in 0..<256 {
             let light = Double(i) / 255
             let value = light <= 0.0031308 ? 12.92 * light : 1.055 * GammaMath.power(light, 1 / 2.4) - 0.055
-            return UInt8(Swift.max(0, Swift.min(255, (value * 255).rounded())))
+            table[i] = UInt8(Swift.max(0, Swift.min(255, (value * 255).rounded())))
         }
+        return table
     }
 
     private func setLight(x: Int, y: Int, _ r: UInt8, _ g: UInt8, _ b: UInt8) {
