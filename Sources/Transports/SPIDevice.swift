@@ -96,12 +96,14 @@ public final class SPIDevice: SPIBus {
 
     /// spidev's bufsiz from sysfs, or the default 4096 when it cannot be read.
     public static func readBufsiz(path: String = bufsizPath) -> Int {
-        guard let text = GroupFile.readSmallFile(path) else { return defaultBufsiz }
+        guard let fd = try? FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec]) else { return defaultBufsiz }
+        defer { try? fd.close() }
+        guard let bytes = try? fd.readToEnd(limit: 64) else { return defaultBufsiz }
         // The decimal digits in it, in order, as one number (the file is "4096\n"): one pass over
         // the bytes rather than Characters filtered into a String (for size). spidev's parameter
         // is an unsigned int, so a longer run of digits is no bufsiz.
         var value = 0
-        for byte in text.utf8 where byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+        for byte in bytes where byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
             if value > Int(Int32.max) * 16 { return defaultBufsiz }
             value = value * 10 + Int(byte - UInt8(ascii: "0"))
         }

@@ -55,7 +55,7 @@ public final class APA102Display: Display {
 
     /// The spec's options read and checked, nothing opened (`open`, and `LEDDisplays.checkOptions`).
     static func readOptions(_ spec: DisplaySpec) throws(DisplaySpecError) -> (Configuration, LEDOptionReader, LEDTransportChoice) {
-        let options = try LEDOptionReader(spec, accepted: acceptedKeys)
+        let options = LEDOptionReader(spec, accepted: acceptedKeys)
         var c = Configuration()
         c.variant = spec.type == "sk9822" ? .sk9822 : .apa102
         options.stripSettings(into: &c)

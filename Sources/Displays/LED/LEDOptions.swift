@@ -16,11 +16,13 @@ final class LEDOptionReader {
     /// The first bad value's message, or nil.
     private var problem: String?
 
-    init(_ spec: DisplaySpec, accepted: [String]) throws(DisplaySpecError) {
+    /// An unknown key is the first problem, so it is the one `check()` throws.
+    init(_ spec: DisplaySpec, accepted: [String]) {
         self.spec = spec
         self.accepted = accepted
         for option in spec.options where !accepted.contains(option.key) {
-            throw error("unknown option '\(option.key)'; \(spec.type) accepts: \(accepted.joined(separator: ", "))")
+            fail("unknown option '\(option.key)'; \(spec.type) accepts: \(accepted.joined(separator: ", "))")
+            break
         }
     }
 

@@ -74,7 +74,7 @@ public final class MAX7219Display: Display {
 
     /// The spec's options read and checked, nothing opened (`open`, and `LEDDisplays.checkOptions`).
     static func readOptions(_ spec: DisplaySpec) throws(DisplaySpecError) -> (Configuration, LEDOptionReader, LEDTransportChoice) {
-        let options = try LEDOptionReader(spec, accepted: acceptedKeys)
+        let options = LEDOptionReader(spec, accepted: acceptedKeys)
         var c = Configuration()
         c.modules = options.int("modules", default: 4, in: 1...256)
         c.rows = options.int("rows", default: 1, in: 1...256)

@@ -70,7 +70,7 @@ public final class WS2812Display: Display {
         if spec["gpiochip"] != nil {
             throw DisplaySpecError(spec: spec.description, message: "\(spec.type) cannot be bit-banged over GPIO (its 800 kHz timing needs the SPI hardware); use spi=/dev/spidevB.C")
         }
-        let options = try LEDOptionReader(spec, accepted: acceptedKeys)
+        let options = LEDOptionReader(spec, accepted: acceptedKeys)
         var c = Configuration()
         options.stripSettings(into: &c)
         c.order = options.choice("order", default: .grb, ColorOrder.all)
