@@ -59,7 +59,7 @@ public final class APA102Display: Display {
         var c = Configuration()
         c.variant = spec.type == "sk9822" ? .sk9822 : .apa102
         options.stripSettings(into: &c)
-        c.order = options.choice("order", default: .bgr, ColorOrder.all)
+        c.order = options.colorOrder(default: .bgr)
         c.framesPerSecond = options.framesPerSecond()
         // 20 MHz: the clock APA102 and SK9822 are commonly rated for (their datasheets give none);
         // faster, the clock each LED passes on degrades along the strip (PJRC: failures at 24 MHz).

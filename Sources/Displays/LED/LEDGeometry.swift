@@ -86,15 +86,13 @@ enum StripGeometry {
 }
 
 extension LEDOptionReader {
-    // The choices spelled out as constant tables (in `allCases` order) rather than mapped from
-    // the cases' raw values at each read (for size).
+    // The choices spelled out (the raw values, in `allCases` order) rather than mapped from the
+    // cases at each read (for size).
     func stripLayout() -> StripLayout {
-        choice("layout", default: .rows, [("rows", .rows), ("serpentine", .serpentine), ("columns", .columns),
-                                              ("column-serpentine", .columnSerpentine)])
+        choice("layout", default: .rows, names: "rows,serpentine,columns,column-serpentine", [.rows, .serpentine, .columns, .columnSerpentine])
     }
     func stripOrigin() -> StripOrigin {
-        choice("origin", default: .topLeft, [("top-left", .topLeft), ("top-right", .topRight), ("bottom-left", .bottomLeft),
-                                                 ("bottom-right", .bottomRight)])
+        choice("origin", default: .topLeft, names: "top-left,top-right,bottom-left,bottom-right", [.topLeft, .topRight, .bottomLeft, .bottomRight])
     }
 }
 

@@ -63,25 +63,31 @@ final class LEDOptionReader {
         return flag
     }
 
-    func choice<T>(_ key: String, default value: T, _ choices: [(String, T)]) -> T {
-        guard let index = choiceIndex(key, count: choices.count, name: { choices[$0].0 }) else { return value }
-        return choices[index].1
+    /// The value at the position in `names` (comma-separated, lower case) of the name the key's
+    /// value gives, in ASCII any case; `value` when the key is not given or names none of them.
+    func choice<T>(_ key: String, default value: T, names: String, _ values: [T]) -> T {
+        guard let index = choiceIndex(key, names: names) else { return value }
+        return values[index]
     }
 
-    /// Which of `count` named choices the key's value names (nil: the key is not given, or names
-    /// none of them). The part of `choice` that does not depend on the values' type, so it is in
-    /// the binary once rather than once for each type of choice.
-    @inline(never) func choiceIndex(_ key: String, count: Int, name: (Int) -> String) -> Int? {
+    /// Which of the comma-separated `names` the key's value names (nil: the key is not given, or
+    /// names none of them). The part of `choice` that does not depend on the values' type, so it
+    /// is in the binary once. The names are one string read over its bytes, rather than an array
+    /// of (name, value) pairs built at each call (for size).
+    @inline(never) func choiceIndex(_ key: String, names: String) -> Int? {
         guard let text = spec[key] else { return nil }
-        let lowered = text.asciiLowercased()
-        var names = ""  // the list for the message, joined in a loop rather than mapped and joined (for size)
-        for index in 0..<count {
-            let choice = name(index)
-            if choice == lowered { return index }
-            if index > 0 { names += ", " }
-            names += choice
+        let lowered = Array(text.asciiLowercased().utf8)
+        let bytes = Array(names.utf8)
+        var index = 0, start = 0
+        var list: [UInt8] = []  // the names for the message, each comma followed by a space
+        for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: ",") {
+            if bytes[start..<end].elementsEqual(lowered) { return index }
+            if index > 0 { list += [UInt8(ascii: ","), UInt8(ascii: " ")] }
+            list += bytes[start..<end]
+            index += 1
+            start = end + 1
         }
-        fail("'\(key)' must be one of \(names), got '\(text)'")
+        fail("'\(key)' must be one of \(String(decoding: list, as: UTF8.self)), got '\(text)'")
         return nil
     }
 
@@ -98,12 +104,12 @@ final class LEDOptionReader {
     }
 
     func rotation(_ key: String = "rotate") -> MatrixRotation {
-        choice(key, default: .none, [("0", .none), ("90", .clockwise90), ("180", .half), ("270", .clockwise270)])
+        choice(key, default: .none, names: "0,90,180,270", [.none, .clockwise90, .half, .clockwise270])
     }
 
     func flip() -> MatrixFlip {
-        choice("flip", default: .none, [("none", .none), ("false", .none), ("horizontal", .horizontal), ("h", .horizontal),
-                                            ("true", .horizontal), ("vertical", .vertical), ("v", .vertical), ("both", .both)])
+        choice("flip", default: .none, names: "none,false,horizontal,h,true,vertical,v,both",
+               [.none, .none, .horizontal, .horizontal, .horizontal, .vertical, .vertical, .both])
     }
 
     /// 0...100 percent.
@@ -113,6 +119,12 @@ final class LEDOptionReader {
 
     func framesPerSecond(default value: Int = 60) -> Int {
         int("fps", default: value, in: 1...240)
+    }
+
+    /// `order`: one of `ColorOrder.all`, whose names these are, in its order.
+    func colorOrder(default value: ColorOrder) -> ColorOrder {
+        guard let index = choiceIndex("order", names: "rgb,rbg,grb,gbr,brg,bgr") else { return value }
+        return ColorOrder.all[index].1
     }
 
     func gamma() -> Double { double("gamma", default: 2.2, in: 0.1...5) }
@@ -163,7 +175,8 @@ extension LEDOptionReader {
             choice = .gpio(chip: chip, clock: clock, data: data, latch: latch)
             return nil
         }
-        for key in ["clock", "data", "latch"] where spec[key] != nil {
+        // The first of clock, data and latch given, without an array of the three built (for size).
+        if let key = spec["clock"] != nil ? "clock" : spec["data"] != nil ? "data" : spec["latch"] != nil ? "latch" : nil {
             return "'\(key)' needs gpiochip= (bit-banged SPI over GPIO)"
         }
         let path = spec["spi"] ?? "/dev/spidev0.0"

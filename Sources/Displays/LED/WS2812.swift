@@ -73,8 +73,8 @@ public final class WS2812Display: Display {
         let options = LEDOptionReader(spec, accepted: acceptedKeys)
         var c = Configuration()
         options.stripSettings(into: &c)
-        c.order = options.choice("order", default: .grb, ColorOrder.all)
-        c.encoding = options.choice("encoding", default: 3, [("3", 3), ("8", 8)])
+        c.order = options.colorOrder(default: .grb)
+        c.encoding = options.choice("encoding", default: 3, names: "3,8", [3, 8])
         c.resetMicroseconds = options.int("reset_us", default: 280, in: 50...10_000)
         c.framesPerSecond = options.framesPerSecond()
         // No speed= (not among acceptedKeys): the clock is the encoding's, which the timing needs.
