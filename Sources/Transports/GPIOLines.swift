@@ -84,13 +84,15 @@ public final class GPIOChipLines: GPIOOutputLines {
     public static var libraryAPI: Int { Int(loaderd_gpiod_api()) }
 
     /// The error for a failed request, with the fix for the usual causes. Each message is made
-    /// in the switch and the error once at the end (for size).
-    static func requestError(chip: String, offsets: [UInt32], lineNames: [String], failure: loaderd_gpio_failure) -> TransportError {
+    /// in the switch and the error once at the end (for size). Out of line: inlined into `init`,
+    /// parts of it were copied onto more than one path (for size).
+    @inline(never) static func requestError(chip: String, offsets: [UInt32], lineNames: [String], failure: loaderd_gpio_failure) -> TransportError {
         var f = failure
         let errno = Errno(rawValue: f.error)
         // Out of line: inlined, it was a UTF-8 decoder for each of its three calls (for size).
+        // The shim ends each field with a zero byte (loaderd_gpio_copy), so it is a C string.
         @inline(never) func text<T>(_ field: inout T) -> String {
-            withUnsafeBytes(of: &field) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            withUnsafeBytes(of: &field) { String(cString: $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
         }
         let chipName = text(&f.chip_name), label = text(&f.chip_label)
         let described = chipName.isEmpty ? chip : chipName + (label.isEmpty ? "" : " [\(label)]")
