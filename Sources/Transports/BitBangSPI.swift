@@ -29,10 +29,13 @@ public final class BitBangSPI: SPIBus {
 
     /// Requests clock, data and (if given) latch on a real chip through libgpiod.
     public convenience init(chip: String, clock: UInt32, data: UInt32, latch: UInt32?) throws(TransportError) {
+        self.init(lines: try BitBangSPI.requestLines(chip: chip, clock: clock, data: data, latch: latch), hasLatch: latch != nil)
+    }
+
+    /// Clock, data and (if given) latch requested on a real chip, in their idle state.
+    public static func requestLines(chip: String, clock: UInt32, data: UInt32, latch: UInt32?) throws(TransportError) -> GPIOChipLines {
         let offsets = latch.map { [clock, data, $0] } ?? [clock, data]
-        let lines = try GPIOChipLines(chip: chip, offsets: offsets, lineNames: BitBangSPI.lineNames(hasLatch: latch != nil),
-                                      initial: BitBangSPI.idleState(hasLatch: latch != nil))
-        self.init(lines: lines, hasLatch: latch != nil)
+        return try GPIOChipLines(chip: chip, offsets: offsets, lineNames: lineNames(hasLatch: latch != nil), initial: idleState(hasLatch: latch != nil))
     }
 
     public func send(_ message: UnsafeRawBufferPointer) throws(TransportError) {

@@ -89,10 +89,10 @@ extension LEDOptionReader {
     // The choices spelled out (the raw values, in `allCases` order) rather than mapped from the
     // cases at each read (for size).
     func stripLayout() -> StripLayout {
-        choice("layout", default: .rows, names: "rows,serpentine,columns,column-serpentine", [.rows, .serpentine, .columns, .columnSerpentine])
+        choice("layout", default: .rows, names: "rows, serpentine, columns, column-serpentine", [.rows, .serpentine, .columns, .columnSerpentine])
     }
     func stripOrigin() -> StripOrigin {
-        choice("origin", default: .topLeft, names: "top-left,top-right,bottom-left,bottom-right", [.topLeft, .topRight, .bottomLeft, .bottomRight])
+        choice("origin", default: .topLeft, names: "top-left, top-right, bottom-left, bottom-right", [.topLeft, .topRight, .bottomLeft, .bottomRight])
     }
 }
 

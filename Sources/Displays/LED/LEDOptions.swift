@@ -63,31 +63,28 @@ final class LEDOptionReader {
         return flag
     }
 
-    /// The value at the position in `names` (comma-separated, lower case) of the name the key's
+    /// The value at the position in `names` (lower case, separated by ", ") of the name the key's
     /// value gives, in ASCII any case; `value` when the key is not given or names none of them.
     func choice<T>(_ key: String, default value: T, names: String, _ values: [T]) -> T {
         guard let index = choiceIndex(key, names: names) else { return value }
         return values[index]
     }
 
-    /// Which of the comma-separated `names` the key's value names (nil: the key is not given, or
+    /// Which of `names` (separated by ", ") the key's value names (nil: the key is not given, or
     /// names none of them). The part of `choice` that does not depend on the values' type, so it
-    /// is in the binary once. The names are one string read over its bytes, rather than an array
-    /// of (name, value) pairs built at each call (for size).
+    /// is in the binary once. The names are one string read over its bytes, as the message lists
+    /// them, rather than an array of (name, value) pairs built at each call (for size).
     @inline(never) func choiceIndex(_ key: String, names: String) -> Int? {
         guard let text = spec[key] else { return nil }
         let lowered = Array(text.asciiLowercased().utf8)
         let bytes = Array(names.utf8)
         var index = 0, start = 0
-        var list: [UInt8] = []  // the names for the message, each comma followed by a space
         for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: ",") {
             if bytes[start..<end].elementsEqual(lowered) { return index }
-            if index > 0 { list += [UInt8(ascii: ","), UInt8(ascii: " ")] }
-            list += bytes[start..<end]
             index += 1
-            start = end + 1
+            start = end + 2
         }
-        fail("'\(key)' must be one of \(String(decoding: list, as: UTF8.self)), got '\(text)'")
+        fail("'\(key)' must be one of \(names), got '\(text)'")
         return nil
     }
 
@@ -104,11 +101,11 @@ final class LEDOptionReader {
     }
 
     func rotation(_ key: String = "rotate") -> MatrixRotation {
-        choice(key, default: .none, names: "0,90,180,270", [.none, .clockwise90, .half, .clockwise270])
+        choice(key, default: .none, names: "0, 90, 180, 270", [.none, .clockwise90, .half, .clockwise270])
     }
 
     func flip() -> MatrixFlip {
-        choice("flip", default: .none, names: "none,false,horizontal,h,true,vertical,v,both",
+        choice("flip", default: .none, names: "none, false, horizontal, h, true, vertical, v, both",
                [.none, .none, .horizontal, .horizontal, .horizontal, .vertical, .vertical, .both])
     }
 
@@ -123,7 +120,7 @@ final class LEDOptionReader {
 
     /// `order`: one of `ColorOrder.all`, whose names these are, in its order.
     func colorOrder(default value: ColorOrder) -> ColorOrder {
-        guard let index = choiceIndex("order", names: "rgb,rbg,grb,gbr,brg,bgr") else { return value }
+        guard let index = choiceIndex("order", names: "rgb, rbg, grb, gbr, brg, bgr") else { return value }
         return ColorOrder.all[index].1
     }
 
@@ -228,13 +225,12 @@ extension LEDOptionReader {
                 }
                 return try SPIDevice(path: path, mode: 0, speedHz: speed)
             case .gpio(let chip, let clock, let data, let latch):
-                if dryRun {
-                    let lines = GPIOCapture(name: "dry-run \(chip)", lineNames: BitBangSPI.lineNames(hasLatch: latch != nil),
-                                            initial: BitBangSPI.idleState(hasLatch: latch != nil),
-                                            recording: .last(1 << 16))
-                    return BitBangSPI(lines: lines, hasLatch: latch != nil)
-                }
-                return try BitBangSPI(chip: chip, clock: clock, data: data, latch: latch)
+                // One bus made over either kind of lines (for size).
+                let lines: any GPIOOutputLines = dryRun
+                    ? GPIOCapture(name: "dry-run \(chip)", lineNames: BitBangSPI.lineNames(hasLatch: latch != nil),
+                                  initial: BitBangSPI.idleState(hasLatch: latch != nil), recording: .last(1 << 16))
+                    : try BitBangSPI.requestLines(chip: chip, clock: clock, data: data, latch: latch)
+                return BitBangSPI(lines: lines, hasLatch: latch != nil)
             }
         } catch {
             throw .device(DisplayError(display: spec.description, message: error.description))

@@ -81,12 +81,12 @@ public final class MAX7219Display: Display {
         if c.modules % c.rows != 0 {
             options.fail("'rows' must divide 'modules' evenly (\(c.modules) modules cannot make \(c.rows) equal rows)")
         }
-        c.blockOrientation = options.choice("block_orientation", default: 0, names: "0,90,-90,270,180", [0, 90, -90, -90, 180])
+        c.blockOrientation = options.choice("block_orientation", default: 0, names: "0, 90, -90, 270, 180", [0, 90, -90, -90, 180])
         c.reverseOrder = options.bool("reverse_order", default: false)
         c.rotation = options.rotation()
         c.flip = options.flip()
         c.brightness = options.brightness(default: 50)
-        c.mono = options.choice("mono", default: .threshold, names: "threshold,dither", [.threshold, .dither])
+        c.mono = options.choice("mono", default: .threshold, names: "threshold, dither", [.threshold, .dither])
         c.threshold = options.int("threshold", default: 128, in: 1...255)
         c.framesPerSecond = options.framesPerSecond()
         // 10 MHz: the datasheet's fastest clock (tCP ≥ 100 ns).

@@ -74,7 +74,7 @@ public final class WS2812Display: Display {
         var c = Configuration()
         options.stripSettings(into: &c)
         c.order = options.colorOrder(default: .grb)
-        c.encoding = options.choice("encoding", default: 3, names: "3,8", [3, 8])
+        c.encoding = options.choice("encoding", default: 3, names: "3, 8", [3, 8])
         c.resetMicroseconds = options.int("reset_us", default: 280, in: 50...10_000)
         c.framesPerSecond = options.framesPerSecond()
         // No speed= (not among acceptedKeys): the clock is the encoding's, which the timing needs.
