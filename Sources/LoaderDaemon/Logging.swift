@@ -42,11 +42,11 @@ public struct Logger {
     }
 
     public var logLevel: Level
-    let sink: LogSink
 
-    public init(level: Level = .info, sink: LogSink = .standardError) {
+    /// Every line goes to the one `LogSink.standardError`: not kept here, so a call site does not
+    /// retain and release a sink around each line (for size).
+    public init(level: Level = .info) {
         logLevel = level
-        self.sink = sink
     }
 
     public func trace(_ message: @autoclosure () -> String) { log(.trace, message()) }
@@ -61,7 +61,7 @@ public struct Logger {
 
     func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard level >= logLevel else { return }
-        sink.write(level: level, message())
+        LogSink.write(level: level, message())
     }
 }
 
@@ -87,6 +87,12 @@ public final class LogSink: @unchecked Sendable {  // used by the daemon's one t
     private(set) var dropped = 0
 
     public static let standardError = LogSink(fd: 2)
+
+    /// A line to standard error; one out-of-line call at each log call site.
+    @inline(never)
+    static func write(level: Level, _ message: String) {
+        standardError.write(level: level, message)
+    }
 
     init(fd: Int32) {
         var st = stat()
