@@ -47,25 +47,49 @@ extension Daemon {
 }
 
 enum JSON {
+    /// `s` quoted, with `"`, `\`, the control characters and U+2028/U+2029 (JavaScript's line
+    /// ends) escaped. Read as UTF-8 bytes in one pass, not scalar by scalar (for size).
     static func string(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+        let bytes = Array(s.utf8)
+        var out: [UInt8] = [0x22]
+        out.reserveCapacity(bytes.count + 2)
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            i += 1
+            var short: UInt8 = 0  // the letter of a two-character escape
+            switch b {
+            case 0x22, 0x5C: short = b
+            case 0x0A: short = UInt8(ascii: "n")
+            case 0x0D: short = UInt8(ascii: "r")
+            case 0x09: short = UInt8(ascii: "t")
+            default: break
+            }
+            if short != 0 {
+                out.append(0x5C); out.append(short)
+            } else if b < 0x20 || b == 0x7F {
+                appendEscape(0x00, b, to: &out)
+            } else if b == 0xE2 && i + 1 < bytes.count && bytes[i] == 0x80 && (bytes[i + 1] == 0xA8 || bytes[i + 1] == 0xA9) {
+                appendEscape(0x20, bytes[i + 1] - 0x80, to: &out)  // U+2028 or U+2029
+                i += 2
+            } else {
+                out.append(b)
             }
         }
-        return out + "\""
+        out.append(0x22)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `\uHHLL`, in lowercase hex.
+    private static func appendEscape(_ high: UInt8, _ low: UInt8, to out: inout [UInt8]) {
+        out.append(0x5C); out.append(UInt8(ascii: "u"))
+        let value = UInt16(high) << 8 | UInt16(low)
+        var shift: UInt16 = 16
+        while shift > 0 {
+            shift -= 4
+            let nibble = UInt8((value >> shift) & 15)
+            out.append(nibble < 10 ? 0x30 + nibble : 0x57 + nibble)
+        }
     }
 
     /// Microseconds as seconds with three decimals: `12.345`.

@@ -244,21 +244,27 @@ public final class Daemon {
 
     func rebuildPollSet() {
         pollSet.removeAll(keepingCapacity: true)
-        pollSet.append(pollfd(fd: signals.fd, events: Poll.readable, revents: 0))
-        pollSet.append(pollfd(fd: frameTimer.fd, events: Poll.readable, revents: 0))
-        pollSet.append(pollfd(fd: watchdogTimer?.fd ?? -1, events: Poll.readable, revents: 0))
+        addToPollSet(signals.fd, Poll.readable)
+        addToPollSet(frameTimer.fd, Poll.readable)
+        addToPollSet(watchdogTimer?.fd ?? -1, Poll.readable)
         let accepting = MonotonicClock.now() >= acceptPausedUntil
-        pollSet.append(pollfd(fd: listener.fd.rawValue, events: accepting ? Poll.readable : 0, revents: 0))
+        addToPollSet(listener.fd.rawValue, accepting ? Poll.readable : 0)
         for c in connections {
             var events: Int16 = 0
             if !c.readClosed { events |= Poll.readable }
             if c.pendingOutput > 0 { events |= Poll.writable }
-            pollSet.append(pollfd(fd: c.fd.rawValue, events: events, revents: 0))
+            addToPollSet(c.fd.rawValue, events)
         }
         watchIndex = pollSet.count
-        pollSet.append(pollfd(fd: deviceWatcher?.fd ?? -1, events: Poll.readable, revents: 0))
-        pollSet.append(pollfd(fd: hotplugDescriptor(), events: Poll.readable, revents: 0))
+        addToPollSet(deviceWatcher?.fd ?? -1, Poll.readable)
+        addToPollSet(hotplugDescriptor(), Poll.readable)
         boot?.appendPollFDs(&pollSet, accepting: accepting)
+    }
+
+    /// One descriptor added to `pollSet`: each append a call, not the array's growth code in place (for size).
+    @inline(never)
+    func addToPollSet(_ fd: Int32, _ events: Int16) {
+        pollSet.append(pollfd(fd: fd, events: events, revents: 0))
     }
 
     /// Only idle clients need a timeout: frames come from the timerfd. No clients, no timeout.

@@ -12,8 +12,8 @@ public struct SystemdNotifier {
     public init() {
         socketPath = getenv("NOTIFY_SOCKET").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
         var interval: Int64? = nil
-        if let text = getenv("WATCHDOG_USEC"), let usec = Int64(String(cString: text)), usec > 0 {
-            let pid = getenv("WATCHDOG_PID").flatMap { Int32(String(cString: $0)) }
+        if let usec = environmentNumber("WATCHDOG_USEC"), usec > 0 {
+            let pid = environmentNumber("WATCHDOG_PID").flatMap { Int32(exactly: $0) }
             if pid == nil || pid == getpid() { interval = usec * 1000 / 2 }
         }
         watchdogInterval = interval
@@ -33,4 +33,12 @@ public struct SystemdNotifier {
         lastStatus = text
         return notify("STATUS=" + text)
     }
+}
+
+/// An environment variable read as a decimal number (as `Int64(text)` reads it); nil when it is
+/// unset or not one. One out-of-line reader for systemd's four numbers (for size).
+@inline(never)
+func environmentNumber(_ name: String) -> Int64? {
+    guard let text = getenv(name) else { return nil }
+    return Int64(String(cString: text), radix: 10)
 }

@@ -48,6 +48,7 @@ public enum UnixSocket {
     /// Creates the listening socket at `path`: mode 0660, group `group` when given. Never follows a
     /// symlink at `path`; replaces a stale socket file (nothing accepting on it); refuses to start
     /// over a live one or over anything that is not a socket.
+    @inline(never)  // out of Daemon.init, whose error paths it multiplied (for size)
     public static func listen(path: String, group: gid_t?, backlog: Int32 = 128) throws(SystemError) -> ListeningSocket {
         var (addr, len) = try address(path)
         var st = stat()
@@ -92,10 +93,10 @@ public enum UnixSocket {
 
     /// The listening socket systemd passed (socket activation): fd 3 when `LISTEN_PID` is our pid
     /// and `LISTEN_FDS` ≥ 1. Unsets the variables so children do not inherit them.
+    @inline(never)  // out of Daemon.init (for size)
     public static func activated() throws(SystemError) -> ListeningSocket? {
-        guard let pidText = getenv("LISTEN_PID"), let fdsText = getenv("LISTEN_FDS"),
-              let pid = Int32(String(cString: pidText)), pid == getpid(),
-              let count = Int(String(cString: fdsText)), count >= 1 else { return nil }
+        guard let pid = environmentNumber("LISTEN_PID"), pid == Int64(getpid()),
+              let count = environmentNumber("LISTEN_FDS"), count >= 1, count <= Int64(Int.max) else { return nil }
         unsetenv("LISTEN_PID"); unsetenv("LISTEN_FDS"); unsetenv("LISTEN_FDNAMES")
         let fd: Int32 = 3
         var accepting: Int32 = 0
