@@ -2,6 +2,7 @@ import Displays
 import FixedPoint
 import Loaders
 import Raster
+import CompactText
 
 /// One open display, its scene (sized to its canvas) and its own frame schedule.
 final class DisplaySlot {

@@ -46,10 +46,11 @@ extension Daemon {
         } catch {
             guard let path = DisplaySlot.devicePath(spec), !exists(path) else { throw error }
             try DisplayFactory.check(spec)
-            let slot = DisplaySlot(display: PlaceholderDisplay(name: "\(spec.type):\(path)", waitingFor: path), spec: spec)
+            let name = spec.type + ":" + path
+            let slot = DisplaySlot(display: PlaceholderDisplay(name: name, waitingFor: path), spec: spec)
             slot.waiting = true
             slot.waitingSince = MonotonicClock.now()
-            logger.warning("\(spec.type):\(path): \(path) does not exist (yet); waiting for it to appear" + missingDeviceHint(path))
+            logger.warning(name + ": " + path + " does not exist (yet); waiting for it to appear" + missingDeviceHint(path))
             return slot
         }
     }

@@ -1,5 +1,6 @@
 import CLinux
 import LinuxSystem
+import CompactText
 
 /// One system call: LinuxSystem's `valueOrErrno` under the daemon's shorter name.
 @inline(__always)

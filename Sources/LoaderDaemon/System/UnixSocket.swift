@@ -15,9 +15,7 @@ public enum UnixSocket {
         guard !bytes.isEmpty, bytes.count < capacity else {
             throw SystemError("socket path '\(path)' is \(bytes.count) bytes; at most \(capacity - 1) fit in a Unix socket address")
         }
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-        }
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in _ = raw.copyBytes(from: bytes) }
         let base = Int(loaderd_sockaddr_un_path_offset())
         // An abstract name is exactly its bytes; a path includes its terminating NUL.
         let length = base + bytes.count + (abstract ? 0 : 1)
