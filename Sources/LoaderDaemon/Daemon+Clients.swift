@@ -20,12 +20,11 @@ extension Daemon {
                 return
             }
             guard let fd = accepted else { return }
-            guard let peer = UnixSocket.peer(fd.rawValue) else {
+            guard let peer = UnixSocket.peer(fd.rawValue, inGroup: allowedGroup) else {
                 refuse(fd, "ERR denied cannot read the peer's credentials")
                 continue
             }
-            let member = peer.gid == allowedGroup || (peer.groups?.contains(allowedGroup) ?? false)
-            guard peer.uid == 0 || peer.uid == ownUID || member else {
+            guard peer.uid == 0 || peer.uid == ownUID || peer.isMember else {
                 if now - deniedLoggedAt >= 1_000_000_000 || deniedLoggedAt == 0 {
                     deniedLoggedAt = now
                     logger.notice("denied a client: uid \(peer.uid) pid \(peer.pid) is neither root nor in group \(allowedGroup) (other denials within a second are not logged)")

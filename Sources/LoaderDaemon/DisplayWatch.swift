@@ -176,6 +176,14 @@ extension Daemon {
 
     /// A waiting slot's device opened: draw the current frame on it at once.
     func adopt(_ display: any Display, into slot: DisplaySlot, now: Int64) {
+        install(display, into: slot, now: now)
+        logger.notice("display " + Self.sizeText(display) + " appeared; drawing on it")
+    }
+
+    /// `display` in the slot's place, with a scene for what is on screen, drawn at once: shared
+    /// by a device that appeared and a display reopened for its outputs (one copy, for size).
+    @inline(never)
+    func install(_ display: any Display, into slot: DisplaySlot, now: Int64) {
         slot.display = display
         slot.waiting = false
         slot.waitingSince = nil
@@ -185,7 +193,6 @@ extension Daemon {
         }
         slot.deadline = nil
         slot.invalidate(now: now)
-        logger.notice("display " + Self.sizeText(display) + " appeared; drawing on it")
     }
 
     /// Started in the initramfs, and PID 1 has switched to the real root: follow it, so that

@@ -54,16 +54,8 @@ extension Daemon {
             return
         }
         logger.notice("\(name): \(why); opened again: " + Self.sizeText(display))
-        slot.display = display
-        slot.waiting = false
-        slot.waitingSince = nil
-        slot.showsBlank = false
         slot.lastError = nil
         slot.failures = 0
-        if let session = state.session {
-            slot.scene = Scene(loader: session.loader, width: display.canvasWidth, height: display.canvasHeight, options: sceneOptions(for: display))
-        }
-        slot.deadline = nil
-        slot.invalidate(now: now)
+        install(display, into: slot, now: now)
     }
 }

@@ -140,18 +140,20 @@ public enum UnixSocket {
         }
     }
 
-    /// Who is at the other end (SO_PEERCRED), and the peer's supplementary groups (SO_PEERGROUPS)
-    /// when the kernel tells.
-    public static func peer(_ fd: Int32) -> (pid: Int32, uid: uid_t, gid: gid_t, groups: [gid_t]?)? {
+    /// Who is at the other end (SO_PEERCRED), and whether it is in `group`: as its primary group,
+    /// or among its supplementary groups (SO_PEERGROUPS) when the kernel tells. The membership is
+    /// found here rather than the groups returned as an array (for size).
+    public static func peer(_ fd: Int32, inGroup group: gid_t) -> (pid: Int32, uid: uid_t, isMember: Bool)? {
         var pid: Int32 = 0, uid: UInt32 = 0, gid: UInt32 = 0
         guard loaderd_peer_credentials(fd, &pid, &uid, &gid) == 0 else { return nil }
+        if gid == group { return (pid, uid, true) }
         var groups = [UInt32](repeating: 0, count: 64)
         var n = groups.withUnsafeMutableBufferPointer { loaderd_peer_groups(fd, $0.baseAddress, Int32($0.count)) }
         if n > 64 {
             groups = [UInt32](repeating: 0, count: Int(n))
             n = groups.withUnsafeMutableBufferPointer { loaderd_peer_groups(fd, $0.baseAddress, Int32($0.count)) }
         }
-        return (pid, uid, gid, n >= 0 ? Array(groups.prefix(Int(Swift.min(n, Int32(groups.count))))) : nil)
+        return (pid, uid, n >= 0 && groups.prefix(Int(Swift.min(n, Int32(groups.count)))).contains(group))
     }
 
     /// Sends one datagram to the AF_UNIX socket at `path` (`@name` for abstract).
