@@ -16,59 +16,65 @@ extension Daemon {
             logger.notice("SIGHUP: no config file; command-line settings kept")
             return
         }
-        let new: DaemonConfiguration
-        do { new = try reloadConfiguration() } catch {
+        // The file's settings, changed below into the ones kept. Each is compared with the running
+        // settings before they are replaced, so no copy of those is made (a copy retains and
+        // releases every field: for size).
+        var kept: DaemonConfiguration
+        do { kept = try reloadConfiguration() } catch {
             logger.error("SIGHUP: \(error); the running settings are kept")
             for other in error.more { logger.error("SIGHUP: \(other)") }
             return
         }
-        let old = configuration
-        var kept = new
-        kept.socketPath = old.socketPath
-        kept.socketGroup = old.socketGroup
+        // The lists said in the log are built as strings: arrays joined cost more code.
+        var later = ""
+        if kept.loader != configuration.loader || kept.assignments != configuration.assignments
+            || kept.progress != configuration.progress || kept.message != configuration.message {
+            Self.list("[loader]", in: &later)
+        }
+        if kept.boot != configuration.boot { Self.list("[boot]", in: &later) }
+        if kept.socketPath != configuration.socketPath || kept.socketGroup != configuration.socketGroup { Self.list("the socket's path and group", in: &later) }
+        kept.socketPath = configuration.socketPath
+        kept.socketGroup = configuration.socketGroup
         var opened: [DisplaySlot]?
-        if new.displays != old.displays {
+        var displaysKept = false
+        if kept.displays != configuration.displays {
             do throws(DisplaySpecError) {
-                opened = try openDisplays(new.displays)
+                opened = try openDisplays(kept.displays)
             } catch {
                 logger.error("SIGHUP: \(error); the running displays are kept, the rest of the file applies")
-                kept.displays = old.displays
+                displaysKept = true
             }
         }
         let clients = connections.count + (boot?.plymouth?.connections.count ?? 0)
-        kept.maxClients = DescriptorBudget.clientLimit(new, inUse: DescriptorBudget.openNow() - clients, logger: logger)
+        // The file's displays count here even when they did not open, as they always have.
+        kept.maxClients = DescriptorBudget.clientLimit(kept, inUse: DescriptorBudget.openNow() - clients, logger: logger)
+        if displaysKept { kept.displays = configuration.displays }
+        // Each comparison once: a settings struct's == is inlined where it is used.
+        let screenChanged = kept.screen != configuration.screen
+        let styleChanged = kept.messageStyle != configuration.messageStyle
+        let levelChanged = kept.logLevel != configuration.logLevel
+        let limitsChanged = kept.maxClients != configuration.maxClients || kept.idleTimeout != configuration.idleTimeout
+            || kept.maxLine != configuration.maxLine || kept.displayTimeout != configuration.displayTimeout
         // The new settings first: the scenes made below take their look from them.
         configuration = kept
-        logger.logLevel = kept.logLevel
+        logger.logLevel = configuration.logLevel
         loggedLogoError = nil
         faces.removeAll()
 
-        // The lists said in the log are built as strings: arrays joined cost more code.
         var applied = ""
         if let opened {
             replaceDisplays(with: opened)
             Self.list("the displays", in: &applied)
         }
-        // Each comparison once: a settings struct's == is inlined where it is used.
-        let screenChanged = kept.screen != old.screen
-        let styleChanged = kept.messageStyle != old.messageStyle
         if screenChanged { Self.list("[screen]", in: &applied) }
         if styleChanged { Self.list("message_style", in: &applied) }
         if screenChanged || styleChanged {
             for slot in slots { slot.scene = nil }
         }
         if !applied.isEmpty { rebuildScenes(now: MonotonicClock.now()) }
-        if kept.logLevel != old.logLevel { Self.list("log_level", in: &applied) }
-        if kept.maxClients != old.maxClients || kept.idleTimeout != old.idleTimeout || kept.maxLine != old.maxLine
-            || kept.displayTimeout != old.displayTimeout { Self.list("the limits", in: &applied) }
+        if levelChanged { Self.list("log_level", in: &applied) }
+        if limitsChanged { Self.list("the limits", in: &applied) }
         logger.notice("SIGHUP: settings reloaded; " + (applied.isEmpty ? "nothing that applies at once changed" : "applied: " + applied))
-
-        var later = ""
-        if new.loader != old.loader || new.assignments != old.assignments || new.progress != old.progress || new.message != old.message {
-            Self.list("[loader]", in: &later)
-        }
-        if new.boot != old.boot { Self.list("[boot]", in: &later) }
-        if new.socketPath != old.socketPath || new.socketGroup != old.socketGroup { Self.list("the socket's path and group", in: &later) }
         if !later.isEmpty { logger.notice("SIGHUP: " + later + " changed: applied at the next start of loaderd") }
     }
 
