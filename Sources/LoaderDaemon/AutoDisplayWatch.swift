@@ -47,7 +47,7 @@ extension Daemon {
             let slot = DisplaySlot(display: PlaceholderDisplay(name: search.name, waitingFor: search.looksFor), spec: spec)
             slot.waiting = true
             slot.waitingSince = MonotonicClock.now()
-            if case .none(let why) = choice { logger.warning("\(search.name): \(why); waiting for \(search.looksFor) to appear") }
+            if case .none(let why) = choice { logger.warning(search.name + ": " + why + "; waiting for " + search.looksFor + " to appear") }
             return slot
         }
         let display: any Display
@@ -65,7 +65,7 @@ extension Daemon {
             if devWatch == nil { devWatch = try watcher.watch(directory: dev, for: Self.watchedEvents) }
             if driWatch == nil && Self.exists(dev + "/dri") { driWatch = try watcher.watch(directory: dev + "/dri", for: Self.watchedEvents) }
         } catch {
-            logger.warning("auto: cannot watch \(dev) (\(error)); a display device that appears later is not seen")
+            logger.warning("auto: cannot watch " + dev + " (" + error.description + "); a display device that appears later is not seen")
         }
     }
 
@@ -89,7 +89,7 @@ extension Daemon {
             guard let search = slot.search else { continue }
             if !slot.waiting, let path = slot.devicePath,
                events.contains(where: { ($0.path == path || path.hasPrefix($0.path + "/")) && !$0.events.isDisjoint(with: gone) }) {
-                logger.warning("\(slot.display.name): \(path) was removed; searching again")
+                logger.warning(slot.display.name + ": " + path + " was removed; searching again")
                 slot.devicePath = nil
                 startWaiting(slot, PlaceholderDisplay(name: search.name, waitingFor: search.looksFor), now: now)
                 searchAgain(slot, search, now: now)
@@ -104,7 +104,7 @@ extension Daemon {
         guard !slot.steppedAside else { return }
         let choice = search.find()
         guard let path = choice.path else {
-            if case .none(let why) = choice { logger.debug("\(search.name): still waiting: \(why)") }
+            if case .none(let why) = choice { logger.debug(search.name + ": still waiting: " + why) }
             return
         }
         let display: any Display

@@ -49,7 +49,7 @@ extension Daemon {
     /// connections in its backlog for 100 ms (logged once per episode).
     func pauseAccepting(now: Int64, because e: Errno) {
         if acceptPausedUntil == 0 || now - acceptPausedUntil > 1_000_000_000 {
-            logger.warning("accept: \(e); new connections wait until descriptors are free")
+            logger.warning("accept: " + e.description + "; new connections wait until descriptors are free")
         }
         acceptPausedUntil = now + 100_000_000
     }

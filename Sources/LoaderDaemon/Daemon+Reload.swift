@@ -41,7 +41,7 @@ extension Daemon {
             do throws(DisplaySpecError) {
                 opened = try openDisplays(kept.displays)
             } catch {
-                logger.error("SIGHUP: \(error); the running displays are kept, the rest of the file applies")
+                logger.error("SIGHUP: " + error.description + "; the running displays are kept, the rest of the file applies")
                 displaysKept = true
             }
         }
@@ -81,7 +81,7 @@ extension Daemon {
     /// The slot's display cleared, a failure logged: shared by a reload and the shutdown.
     @inline(never)
     func clear(_ slot: DisplaySlot) {
-        do { try slot.display.clear() } catch { logger.warning("\(error)") }
+        do { try slot.display.clear() } catch { logger.warning(error.description) }
     }
 
     /// A display as the log names it: "name WxH"; one out-of-line copy of the interpolation.

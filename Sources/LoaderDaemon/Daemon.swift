@@ -87,7 +87,7 @@ public final class Daemon {
         var group: gid_t? = nil
         if let name = configuration.socketGroup {
             guard let gid = Self.groupID(named: name) else {
-                throw SystemError("no group '\(name)' on this machine for the control socket (--socket-group, or [daemon] socket_group in the config)", hint: "getent group lists them")
+                throw SystemError("no group '" + name + "' on this machine for the control socket (--socket-group, or [daemon] socket_group in the config)", hint: "getent group lists them")
             }
             group = gid
         }
@@ -101,10 +101,10 @@ public final class Daemon {
         } else {
             listener = try UnixSocket.listen(path: configuration.socketPath, group: group)
             allowedGroup = group ?? getegid()
-            logger.info("listening on \(configuration.socketPath)")
+            logger.info("listening on " + configuration.socketPath)
         }
         if rootFollower == nil, let obstacle = RootFollower.obstacle() {
-            logger.warning("started from the initramfs, but PID 1 cannot be followed into the real root (\(obstacle)): a display only the real root makes is not found, and the real root's files are not reached")
+            logger.warning("started from the initramfs, but PID 1 cannot be followed into the real root (" + obstacle + "): a display only the real root makes is not found, and the real root's files are not reached")
         }
         var slots: [DisplaySlot] = []
         // A display whose device cannot be used (not the device its type drives, busy, no
@@ -181,7 +181,7 @@ public final class Daemon {
         let now = MonotonicClock.now()
         if let name = configuration.loader {
             switch startLoader(name, configuration.assignments, now: now) {
-            case .failure(let e): logger.error("--loader: \(e.message)")
+            case .failure(let e): logger.error("--loader: " + e.message)
             case .success: break
             }
         }
@@ -202,7 +202,7 @@ public final class Daemon {
             do {
                 _ = try Poll.wait(&pollSet, timeoutMilliseconds: timeout)
             } catch {
-                logger.critical("poll failed: \(error)")
+                logger.critical("poll failed: " + error.description)
                 break
             }
             let now = MonotonicClock.now()
@@ -297,7 +297,7 @@ public final class Daemon {
             default:
                 // SIGUSR1, SIGALRM, ...: their default action would kill the splash without
                 // clearing the screen or removing the socket; they mean nothing to loaderd.
-                logger.notice("signal \(IgnoredSignals.name(signal)) ignored (only SIGTERM, SIGINT and SIGHUP mean something to loaderd)")
+                logger.notice("signal " + IgnoredSignals.name(signal) + " ignored (only SIGTERM, SIGINT and SIGHUP mean something to loaderd)")
             }
         }
     }

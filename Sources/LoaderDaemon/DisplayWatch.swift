@@ -84,7 +84,7 @@ extension Daemon {
     func watcher() -> Inotify? {
         if deviceWatcher == nil {
             do { deviceWatcher = try Inotify() } catch {
-                logger.error("inotify_init1: \(error); displays that are missing or vanish are not waited for")
+                logger.error("inotify_init1: " + error.description + "; displays that are missing or vanish are not waited for")
                 return nil
             }
         }
@@ -142,7 +142,7 @@ extension Daemon {
     /// file, that is gone) and wait for a new one.
     func vanished(_ slot: DisplaySlot) {
         guard let path = slot.devicePath else { return }
-        logger.warning("\(slot.display.name): \(path) was removed; waiting for it to come back")
+        logger.warning(slot.display.name + ": " + path + " was removed; waiting for it to come back")
         startWaiting(slot, PlaceholderDisplay(name: slot.display.name, waitingFor: path), now: MonotonicClock.now())
     }
 
@@ -165,7 +165,7 @@ extension Daemon {
         let display: any Display
         do { display = try DisplayFactory.open(slot.spec) } catch {
             if Self.exists(path) {
-                logger.warning("\(slot.display.name): \(path) appeared but cannot be opened yet: \(error.message)")
+                logger.warning(slot.display.name + ": " + path + " appeared but cannot be opened yet: " + error.message)
             }
             watchDevice(slot)
             return

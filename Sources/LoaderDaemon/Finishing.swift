@@ -23,7 +23,7 @@ extension Daemon {
     func finish(reason: String, retain: Bool = false, now: Int64) {
         retainSplash = retain
         if finishingUntil != nil { return }
-        logger.notice("\(reason): finishing")
+        logger.notice(reason + ": finishing")
         guard let session = state.session, state.frozen == nil else {
             running = false
             return
@@ -61,7 +61,7 @@ extension Daemon {
         finishingUntil = now + Self.finishDuration
         // The 100 % frame was still (no frame was scheduled after it); the exit now animates.
         invalidateAll(now: now)
-        do { try frameTimer.arm(at: now) } catch { logger.error("timerfd_settime: \(error)") }
+        do { try frameTimer.arm(at: now) } catch { logger.error("timerfd_settime: " + error.description) }
     }
 
     /// Ends the loop once the finish has had its time.

@@ -15,7 +15,7 @@ extension Daemon {
         if hotplugMonitor == nil && !hotplugUnavailable && slots.contains(where: { $0.display.followsOutputs }) {
             do { hotplugMonitor = try UeventMonitor() } catch {
                 hotplugUnavailable = true
-                logger.warning("cannot listen for display hotplug events (netlink: \(error)); a monitor swapped while the splash is up keeps the old mode")
+                logger.warning("cannot listen for display hotplug events (netlink: " + error.description + "); a monitor swapped while the splash is up keeps the old mode")
             }
         }
         return hotplugMonitor?.fd ?? -1
@@ -30,7 +30,7 @@ extension Daemon {
             case .same:
                 break
             case .followed(let what):
-                logger.notice("\(slot.display.name): outputs changed; \(what)")
+                logger.notice(slot.display.name + ": outputs changed; " + what)
                 slot.showsBlank = false
                 slot.invalidate(now: now)
             case .reopen(let why):
@@ -46,14 +46,14 @@ extension Daemon {
         slot.display.close()
         let display: any Display
         do { display = try DisplayFactory.open(slot.spec) } catch {
-            logger.warning("\(name): \(why); opening it again failed (\(error.message)); trying again at the next hotplug event")
+            logger.warning(name + ": " + why + "; opening it again failed (" + error.message + "); trying again at the next hotplug event")
             slot.display = PlaceholderDisplay(name: name, reason: why, followsOutputs: true)
             slot.waiting = true
             slot.waitingSince = now  // display_timeout applies as to any display that is waited for
             slot.deadline = nil
             return
         }
-        logger.notice("\(name): \(why); opened again: " + Self.sizeText(display))
+        logger.notice(name + ": " + why + "; opened again: " + Self.sizeText(display))
         slot.lastError = nil
         slot.failures = 0
         install(display, into: slot, now: now)

@@ -166,7 +166,7 @@ public enum UnixSocket {
                 syscall { sendto(fd.rawValue, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL), a, len) }
             }
         }
-        if case .failure(let e) = r { throw SystemError("sd_notify to \(path)", e) }
+        if case .failure(let e) = r { throw SystemError("sd_notify to " + path, e) }
     }
 
     /// Writes what it can without blocking; returns the bytes written (0 when the socket is full).
