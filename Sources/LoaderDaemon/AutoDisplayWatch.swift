@@ -20,7 +20,10 @@ enum AutoSearch: Equatable {
 
     var name: String { self == .any ? "auto" : "drm:auto" }
     /// What the wait is for, as the log says it.
-    var looksFor: String { self == .any ? "\(AutoDisplay.deviceDirectory)/dri/card* or \(AutoDisplay.deviceDirectory)/fb*" : "\(AutoDisplay.deviceDirectory)/dri/card*" }
+    var looksFor: String {
+        let cards = AutoDisplay.deviceDirectory + "/dri/card*"
+        return self == .any ? cards + " or " + AutoDisplay.deviceDirectory + "/fb*" : cards
+    }
     func find() -> AutoDisplay.Choice { AutoDisplay.find(framebuffers: self == .any) }
 }
 
@@ -104,7 +107,7 @@ extension Daemon {
         guard !slot.steppedAside else { return }
         let choice = search.find()
         guard let path = choice.path else {
-            if case .none(let why) = choice { logger.debug(search.name + ": still waiting: " + why) }
+            if case .none(let why) = choice { logger.debug("\(search.name): still waiting: \(why)") }
             return
         }
         let display: any Display
