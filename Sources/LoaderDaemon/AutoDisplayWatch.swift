@@ -10,7 +10,7 @@ enum AutoSearch: Equatable {
 
     /// nil for a display that names its device (or has none).
     init?(_ spec: DisplaySpec) {
-        let device = spec.options.last(where: { $0.key == "device" })?.value
+        let device = DisplaySlot.deviceOption(spec)
         switch spec.type {
         case "auto": self = .any
         case "drm" where device == nil || device == "auto": self = .drmOnly

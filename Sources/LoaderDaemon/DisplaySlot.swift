@@ -64,6 +64,12 @@ final class DisplaySlot {
         search = AutoSearch(spec)
     }
 
+    /// The spec's last `device=` value (the one that counts); one copy for devicePath and AutoSearch (for size).
+    @inline(never)
+    static func deviceOption(_ spec: DisplaySpec) -> String? {
+        spec.options.last(where: { $0.key == "device" })?.value
+    }
+
     var fps: Int64 { Int64(display.framesPerSecond) }
 
     /// Something changed at `now`: draw as soon as the loop gets to it, unless a frame is
@@ -113,7 +119,7 @@ final class DisplaySlot {
     /// for). nil for displays that are not waited for. An SPI or GPIO node appears when its
     /// driver is loaded, which at boot may be after loaderd starts, as a screen's driver may be.
     static func devicePath(_ spec: DisplaySpec) -> String? {
-        let device = spec.options.last(where: { $0.key == "device" })?.value
+        let device = deviceOption(spec)
         switch spec.type {
         case "fb": return device ?? "/dev/fb0"
         case "drm": return device == nil || device == "auto" ? nil : device

@@ -74,6 +74,7 @@ public enum DisplayTimeout {
     /// "60" or "2.5", for the log.
     static func text(nanoseconds: Int64) -> String {
         let tenths = (nanoseconds + 50_000_000) / 100_000_000
-        return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
+        let whole = String(tenths / 10)
+        return tenths % 10 == 0 ? whole : whole + "." + String(tenths % 10)
     }
 }
