@@ -14,9 +14,9 @@ public enum LaunchCheck {
         }
         var pairs: [Assignment] = []
         for word in assignments {
-            guard let eq = word.firstIndex(of: "="), eq != word.startIndex else { return "--set expects key=value, got '\(word)'" }
+            guard let eq = word.firstIndex(of: "="), eq != word.startIndex else { return "--set expects key=value, got '" + word + "'" }
             let key = String(word[..<eq])
-            if pairs.contains(where: { $0.key == key }) { return "--set \(key)= is given twice; give each parameter once" }
+            if pairs.contains(where: { $0.key == key }) { return "--set " + key + "= is given twice; give each parameter once" }
             pairs.append(Assignment(key: key, value: String(word[word.index(after: eq)...])))
         }
         guard let loader else { return nil }
@@ -34,7 +34,7 @@ public enum LaunchCheck {
         do {
             try Catalog.validate(type.name, assignments: assignments.map { ($0.key, $0.value) })
         } catch {
-            return "\(source) \(type.name): \(error.description)"
+            return source + " " + type.name + ": " + error.description
         }
         return nil
     }

@@ -25,7 +25,7 @@ enum IgnoredSignals {
         case SIGPWR: return "SIGPWR"
         case SIGSTKFLT: return "SIGSTKFLT"
         case SIGXFSZ: return "SIGXFSZ"
-        default: return "\(signal)"
+        default: return String(signal)
         }
     }
 }
