@@ -11,6 +11,7 @@ extension Daemon {
     /// commands' business and is kept: the file's `[loader]` applies at the next launch, as do
     /// `[boot]` (the front ends' sockets and FIFO are made at start) and the socket's path and
     /// group. The log says what took effect and what waits for the next start.
+    @inline(never)  // not inlined into Daemon.run (for size)
     public func reload() {
         guard let reloadConfiguration else {
             logger.notice("SIGHUP: no config file; command-line settings kept")

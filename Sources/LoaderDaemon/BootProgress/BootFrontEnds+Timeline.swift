@@ -46,6 +46,7 @@ extension BootFrontEnds {
     /// SIGTERM. It ends a boot (and the timeline is saved as at `plymouth quit`) when the boot was
     /// marked finished while this instance ran; otherwise it is a shutdown, or a stop by hand,
     /// or the shutdown splash's instance (started after the marker), whose units are no boot's.
+    @inline(never)  // not inlined into Daemon.run (for size)
     func terminated(now: Int64) {
         guard plymouth != nil, bootingUp, !hidden else { return }
         var info = stat()

@@ -81,6 +81,7 @@ final class BootFrontEnds {
     // MARK: Poll
 
     /// `accepting`: false while the process is out of descriptors (the daemon backs off).
+    @inline(never)  // not inlined into Daemon.run (for size)
     func appendPollFDs(_ set: inout [pollfd], accepting: Bool) {
         pollBase = set.count
         set.append(pollfd(fd: psplash?.readFD.rawValue ?? -1, events: Poll.readable, revents: 0))
@@ -95,6 +96,7 @@ final class BootFrontEnds {
         polledConnections = plymouth.connections.count
     }
 
+    @inline(never)  // not inlined into Daemon.run (for size)
     func service(_ daemon: Daemon, now: Int64) {
         let set = daemon.pollSet
         guard pollBase < set.count else { return }
@@ -164,6 +166,7 @@ final class BootFrontEnds {
         }
     }
 
+    @inline(never)  // not inlined into Daemon.run (for size)
     func close() {
         plymouth?.closeAll()
         psplash?.removeFile()

@@ -136,6 +136,7 @@ extension Config {
         try parse(text, source: source, checksMachine: false)
     }
 
+    @inline(never)  // one copy of the parser for `load` and `check`, not one inlined in each (for size)
     static func parse(_ text: String, source: String, checksMachine: Bool) throws(ConfigError) -> Config {
         let root = try TOML.parse(text, source: source)
         var decoder = ConfigDecoder(source: source, checksMachine: checksMachine)
