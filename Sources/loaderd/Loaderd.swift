@@ -219,6 +219,7 @@ struct Loaderd {
 
     /// What is wrong with the values given, as the usage error's message; nil when nothing is.
     /// (The error is made once, by `parse`, rather than at each of these.)
+    @inline(never)  // not inlined into parse (for size)
     func problem() -> String? {
         if let progress, Percent(parsing: Substring(progress)) == nil {
             return Self.got("--progress must be a decimal from 0 to 100", progress)
