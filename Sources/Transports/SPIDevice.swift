@@ -100,11 +100,11 @@ public final class SPIDevice: SPIBus {
         defer { try? fd.close() }
         guard let bytes = try? fd.readToEnd(limit: 64) else { return defaultBufsiz }
         // The decimal digits in it, in order, as one number (the file is "4096\n"): one pass over
-        // the bytes rather than Characters filtered into a String (for size). spidev's parameter
-        // is an unsigned int, so a longer run of digits is no bufsiz.
+        // the bytes rather than Characters filtered into a String (for size). Digits that would
+        // overflow an Int (32 bits on armv7 and armv6) are no bufsiz, as `Int(_:)` said before.
         var value = 0
         for byte in bytes where byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-            if value > Int(Int32.max) * 16 { return defaultBufsiz }
+            if value > (Int.max - 9) / 10 { return defaultBufsiz }
             value = value * 10 + Int(byte - UInt8(ascii: "0"))
         }
         return value > 0 ? value : defaultBufsiz
