@@ -55,9 +55,8 @@ extension Daemon {
     /// and a person — or the boot test's screenshots — never saw the bar complete.
     func startFinishClock(now: Int64) {
         finishAwaitsFrame = false
-        guard var session = state.session, session.stop == nil else { return }
+        guard let session = state.session, session.stop == nil else { return }
         session.stop = StopState(at: state.elapsed(now: now) + Self.completeHold, outcome: nil)
-        state.session = session
         finishingUntil = now + Self.finishDuration
         // The 100 % frame was still (no frame was scheduled after it); the exit now animates.
         invalidateAll(now: now)

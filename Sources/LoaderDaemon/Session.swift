@@ -2,7 +2,10 @@ import FixedPoint
 import Loaders
 
 /// The loader being shown: what `start` made, when, and whether it was asked to stop.
-struct Session {
+/// A class, not a struct: each copy of the struct (a loader, its parameters) retained and
+/// released every field through a large outlined copy; a reference is one retain (for size).
+/// Only `stop` changes, and only through `DaemonState.session`.
+final class Session {
     let name: String
     let assignments: [Assignment]
     /// The values `assignments` gave, with the defaults: what "the same parameters" compares.
@@ -11,6 +14,15 @@ struct Session {
     /// CLOCK_MONOTONIC nanoseconds of `start`: elapsed time is derived from it, never accumulated.
     let startedAt: Int64
     var stop: StopState?
+
+    init(name: String, assignments: [Assignment], parameters: Parameters, loader: AnyLoader, startedAt: Int64, stop: StopState?) {
+        self.name = name
+        self.assignments = assignments
+        self.parameters = parameters
+        self.loader = loader
+        self.startedAt = startedAt
+        self.stop = stop
+    }
 }
 
 /// What the commands change: the session, the progress, the message, the brightness.
