@@ -192,7 +192,7 @@ public final class Daemon {
         if let progress = configuration.progress { _ = setProgress(progress, force: true, now: now) }
         invalidateAll(now: now)
         drawDueFrames(now: MonotonicClock.now())
-        notifier.notify("READY=1")
+        tellSystemd("READY=1")
         updateStatus()
         logger.info("ready")
 
@@ -217,7 +217,7 @@ public final class Daemon {
             if pollSet[1].revents != 0 { _ = frameTimer.acknowledge() }
             if pollSet[2].revents != 0, watchdogTimer != nil {
                 _ = watchdogTimer!.acknowledge()
-                notifier.notify("WATCHDOG=1")
+                tellSystemd("WATCHDOG=1")
             }
             // Clients first (they were in the set before any accept this turn).
             for i in connections.indices {
@@ -259,6 +259,13 @@ public final class Daemon {
         addToPollSet(deviceWatcher?.fd ?? -1, Poll.readable)
         addToPollSet(hotplugDescriptor(), Poll.readable)
         boot?.appendPollFDs(&pollSet, accepting: accepting)
+    }
+
+    /// A state said to systemd (sd_notify), a failure ignored: one out-of-line copy of the send
+    /// rather than one at each of its three places (for size).
+    @inline(never)
+    func tellSystemd(_ text: String) {
+        _ = notifier.notify(text)
     }
 
     /// One descriptor added to `pollSet`: each append a call, not the array's growth code in place (for size).
@@ -303,7 +310,7 @@ public final class Daemon {
     }
 
     func shutdown() {
-        notifier.notify("STOPPING=1")
+        tellSystemd("STOPPING=1")
         connections.removeAll()
         boot?.close()
         for slot in slots {

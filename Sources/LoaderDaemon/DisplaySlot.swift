@@ -27,9 +27,12 @@ final class DisplaySlot {
     var watch: (wd: Int32, name: String)?
     var scene: Scene?
     /// Whether the slot has a scene, and the scene's phase. Asked of the slot: code outside that
-    /// reads `scene` gets a copy of the whole struct, a retain of each of its references.
+    /// reads `scene` gets a copy of the whole struct, a retain of each of its references; and
+    /// through a mutating method the scene is read in place, not copied here either (for size).
     var hasScene: Bool { scene != nil }
-    func scenePhase(_ frame: FrameState) -> ScenePhase? { scene?.phase(frame) }
+    func scenePhase(_ frame: FrameState) -> ScenePhase? { scene?.phaseInPlace(frame) }
+    /// The message's room on this screen (`Scene.messageRoom`), the scene read in place.
+    func messageRoom(_ message: String) -> (fits: Bool, width: Int, height: Int)? { scene?.messageRoom(message) }
     /// CLOCK_MONOTONIC nanoseconds at which the next frame is due; nil: nothing to draw until a
     /// command changes something.
     var deadline: Int64?
@@ -69,6 +72,10 @@ final class DisplaySlot {
     static func deviceOption(_ spec: DisplaySpec) -> String? {
         spec.options.last(where: { $0.key == "device" })?.value
     }
+
+    /// `spec[key]`, one out-of-line copy for `devicePath`'s three (for size).
+    @inline(never)
+    static func option(_ spec: DisplaySpec, _ key: String) -> String? { spec[key] }
 
     var fps: Int64 { Int64(display.framesPerSecond) }
 
@@ -120,14 +127,16 @@ final class DisplaySlot {
     /// driver is loaded, which at boot may be after loaderd starts, as a screen's driver may be.
     static func devicePath(_ spec: DisplaySpec) -> String? {
         let device = deviceOption(spec)
-        switch spec.type {
-        case "fb": return device ?? "/dev/fb0"
-        case "drm": return device == nil || device == "auto" ? nil : device
+        // The type by its place in `DisplayFactory.types` (a jump, not string comparisons: for size).
+        guard let index = DisplayFactory.typeIndex(spec.type) else { return nil }
+        switch index {
+        case DisplayFactory.framebufferIndex: return device ?? "/dev/fb0"
+        case DisplayFactory.drmIndex: return device == nil || device == "auto" ? nil : device
         default:
             // The LED displays: the types whose keys include the SPI device's.
-            guard DisplayFactory.acceptedKeys(for: spec.type)?.contains("spi") == true else { return nil }
-            if let dryRun = spec["dry-run"], parseYesNo(dryRun) != false { return nil }  // opens no device
-            guard let chip = spec["gpiochip"] else { return spec["spi"] ?? "/dev/spidev0.0" }
+            guard index >= DisplayFactory.firstLEDIndex else { return nil }
+            if let dryRun = option(spec, "dry-run"), parseYesNo(dryRun) != false { return nil }  // opens no device
+            guard let chip = option(spec, "gpiochip") else { return option(spec, "spi") ?? "/dev/spidev0.0" }
             if chip.hasPrefix("/") { return chip }
             if chip.hasPrefix("gpiochip") { return "/dev/" + chip }
             return !chip.isEmpty && chip.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) ? "/dev/gpiochip" + chip : nil
@@ -152,5 +161,19 @@ final class DisplaySlot {
         }
         dimmed!.copyScaled(from: full, by: UInt8(brightness * 255 / 100))
         try display.show(dimmed!)
+    }
+}
+
+extension Scene {
+    /// `phase(_:)`, mutating only so that a slot's scene is read where it is rather than copied
+    /// (a copy retains and releases each of its references: for size).
+    mutating func phaseInPlace(_ frame: FrameState) -> ScenePhase { phase(frame) }
+
+    /// Whether `message` has room under the loader, and the canvas's size; nil when that is not
+    /// asked: a loader that draws the message itself, or no screen. Mutating for the same reason.
+    mutating func messageRoom(_ message: String) -> (fits: Bool, width: Int, height: Int)? {
+        let width = context.canvas.width, height = context.canvas.height
+        guard !loader.drawsMessage, BootScreenLayout.isScreen(width: width, height: height) else { return nil }
+        return (areas(message: message).message != nil, width, height)
     }
 }

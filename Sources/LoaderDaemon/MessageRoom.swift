@@ -11,14 +11,12 @@ extension Daemon {
     func noteMessageRoom() {
         guard let message = state.drawnMessage, !message.isEmpty else { return }
         for slot in slots {
-            guard let scene = slot.scene, !scene.loader.drawsMessage,
-                  BootScreenLayout.isScreen(width: scene.canvas.width, height: scene.canvas.height) else { continue }
-            let fits = scene.areas(message: message).message != nil
-            if !fits && !slot.saidNoRoom {
-                logger.warning("\(slot.display.name): no room for the message under the loader (\(scene.canvas.width)x\(scene.canvas.height)): "
+            guard let room = slot.messageRoom(message) else { continue }
+            if !room.fits && !slot.saidNoRoom {
+                logger.warning("\(slot.display.name): no room for the message under the loader (\(room.width)x\(room.height)): "
                     + "not drawn; a smaller screen.logo, screen.loaderSize or screen.margin makes room")
             }
-            slot.saidNoRoom = !fits
+            slot.saidNoRoom = !room.fits
         }
     }
 }
