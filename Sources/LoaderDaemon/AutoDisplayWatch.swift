@@ -10,10 +10,13 @@ enum AutoSearch: Equatable {
 
     /// nil for a display that names its device (or has none).
     init?(_ spec: DisplaySpec) {
-        let device = DisplaySlot.deviceOption(spec)
-        switch spec.type {
-        case "auto": self = .any
-        case "drm" where device == nil || device == "auto": self = .drmOnly
+        // The type by its place in `DisplayFactory.types`, not compared by name (for size).
+        switch DisplayFactory.typeIndex(spec.type) {
+        case DisplayFactory.autoIndex?: self = .any
+        case DisplayFactory.drmIndex?:
+            let device = DisplaySlot.deviceOption(spec)
+            guard device == nil || device == "auto" else { return nil }
+            self = .drmOnly
         default: return nil
         }
     }

@@ -25,18 +25,21 @@ extension Daemon {
                 continue
             }
             guard peer.uid == 0 || peer.uid == ownUID || peer.isMember else {
+                // The numbers made text once, for the log line and the reply (for size).
+                let uid = String(peer.uid), gid = String(allowedGroup)
                 if now - deniedLoggedAt >= 1_000_000_000 || deniedLoggedAt == 0 {
                     deniedLoggedAt = now
-                    logger.notice("denied a client: uid \(peer.uid) pid \(peer.pid) is neither root nor in group \(allowedGroup) (other denials within a second are not logged)")
+                    logger.notice("denied a client: uid " + uid + " pid " + String(peer.pid) + " is neither root nor in group " + gid + " (other denials within a second are not logged)")
                 }
-                refuse(fd, "ERR denied uid \(peer.uid) is neither root nor in the socket's group (gid \(allowedGroup))")
+                refuse(fd, "ERR denied uid " + uid + " is neither root nor in the socket's group (gid " + gid + ")")
                 continue
             }
             guard connections.count < configuration.maxClients else {
                 // Once per episode: a connect storm must not turn into a log storm.
-                if !refusingBusy { logger.warning("refused clients: \(configuration.maxClients) clients already connected") }
+                let limit = String(configuration.maxClients)
+                if !refusingBusy { logger.warning("refused clients: " + limit + " clients already connected") }
                 refusingBusy = true
-                refuse(fd, "ERR busy too many clients (at most \(configuration.maxClients)); try again later")
+                refuse(fd, "ERR busy too many clients (at most " + limit + "); try again later")
                 continue
             }
             refusingBusy = false

@@ -24,24 +24,50 @@ extension Daemon {
         } else {
             phase = "exiting"
         }
-        json += ",\"state\":\"\(phase)\""
-        let elapsed = state.session == nil ? 0 : state.elapsed(now: now)
-        json += ",\"elapsed\":" + JSON.seconds(elapsed)
-        json += ",\"progress\":" + (state.progressTarget?.jsonDescription ?? "null")
-        json += ",\"message\":" + (state.message.map(JSON.string) ?? "null")
+        // Each piece appended to `json` in turn, numbers by `JSON.append`: an interpolation costs
+        // its own buffer, a call per segment and a final append (for size).
+        json += ",\"state\":\""
+        json += phase
+        json += "\",\"elapsed\":"
+        json += JSON.seconds(state.session == nil ? 0 : state.elapsed(now: now))
+        json += ",\"progress\":"
+        json += state.progressTarget?.jsonDescription ?? "null"
+        json += ",\"message\":"
+        json += state.message.map(JSON.string) ?? "null"
         json += ",\"displays\":["
         for (i, slot) in slots.enumerated() {
             if i > 0 { json += "," }
             let d = slot.display
-            json += "{\"name\":\(JSON.string(d.name)),\"width\":\(d.canvasWidth),\"height\":\(d.canvasHeight),\"fps\":\(d.framesPerSecond)"
-            json += ",\"state\":\"\(slot.stateName)\""
-            if let error = slot.lastError { json += ",\"error\":" + JSON.string(error.message) + ",\"failed_tries\":\(slot.failures)" }
+            json += "{\"name\":"
+            json += JSON.string(d.name)
+            json += ",\"width\":"
+            JSON.append(Int64(d.canvasWidth), to: &json)
+            json += ",\"height\":"
+            JSON.append(Int64(d.canvasHeight), to: &json)
+            json += ",\"fps\":"
+            JSON.append(Int64(d.framesPerSecond), to: &json)
+            json += ",\"state\":\""
+            json += slot.stateName
+            json += "\""
+            if let error = slot.lastError {
+                json += ",\"error\":"
+                json += JSON.string(error.message)
+                json += ",\"failed_tries\":"
+                JSON.append(Int64(slot.failures), to: &json)
+            }
             json += "}"
         }
-        json += "]"
-        json += ",\"fps\":\(slots.map { $0.display.framesPerSecond }.max() ?? 0)"
-        json += ",\"frames_drawn\":\(framesDrawn),\"frames_dropped\":\(framesDropped)"
-        json += ",\"brightness\":\(state.brightness),\"clients\":\(connections.count)}"
+        json += "],\"fps\":"
+        JSON.append(Int64(slots.map { $0.display.framesPerSecond }.max() ?? 0), to: &json)
+        json += ",\"frames_drawn\":"
+        JSON.append(framesDrawn, to: &json)
+        json += ",\"frames_dropped\":"
+        JSON.append(framesDropped, to: &json)
+        json += ",\"brightness\":"
+        JSON.append(Int64(state.brightness), to: &json)
+        json += ",\"clients\":"
+        JSON.append(Int64(connections.count), to: &json)
+        json += "}"
         return json
     }
 }
@@ -90,6 +116,12 @@ enum JSON {
             let nibble = UInt8((value >> shift) & 15)
             out.append(nibble < 10 ? 0x30 + nibble : 0x57 + nibble)
         }
+    }
+
+    /// `n` in decimal, appended: one out-of-line copy for the status's numbers (for size).
+    @inline(never)
+    static func append(_ n: Int64, to json: inout String) {
+        json += String(n)
     }
 
     /// Microseconds as seconds with three decimals: `12.345`.

@@ -16,8 +16,9 @@ public enum DisplayFactory {
         ("sk6812", "sk6812: as ws2812", openLED),
     ]
 
-    /// Places in `types` that `DisplaySlot.devicePath` switches on: fb, drm, and the LED types from here on.
-    static let framebufferIndex = 2, drmIndex = 3, firstLEDIndex = 5
+    /// Places in `types` that `DisplaySlot.devicePath` and `AutoSearch` switch on: fb, drm, auto,
+    /// and the LED types from here on.
+    static let framebufferIndex = 2, drmIndex = 3, autoIndex = 4, firstLEDIndex = 5
 
     /// LED displays report bad options as `DisplaySpecError` and unreachable hardware as
     /// `DisplayError` (or a transport error); the table reports both as spec errors, keeping the message.
