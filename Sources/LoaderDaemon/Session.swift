@@ -60,18 +60,40 @@ struct DaemonState {
     /// characters that are invisible by definition (soft hyphen, zero-width space and joiners,
     /// the direction marks and isolates, word joiner, byte-order mark) are left out. Drawn, each
     /// was the fonts' replacement glyph. The text itself when there is none (no copy).
+    /// Read as UTF-8 bytes in one pass, not scalar by scalar (for size): every character it
+    /// changes is two bytes led by 0xC2 or three led by 0xE2 or 0xEF.
     static func drawn(_ text: String) -> String {
         func invisible(_ v: UInt32) -> Bool {
             v == 0xAD || (0x200B...0x200F).contains(v) || (0x202A...0x202E).contains(v)
                 || (0x2060...0x2064).contains(v) || (0x2066...0x2069).contains(v) || v == 0xFEFF
         }
         func separator(_ v: UInt32) -> Bool { v == 0x2028 || v == 0x2029 || v == 0x85 }
-        guard text.unicodeScalars.contains(where: { invisible($0.value) || separator($0.value) }) else { return text }
-        var out = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars where !invisible(scalar.value) {
-            out.append(separator(scalar.value) ? " " : scalar)
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var changed = false
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            // The scalar's value when it may be one of those (0: it is not), and its length.
+            var value: UInt32 = 0, length = 1
+            if b == 0xC2 && i + 1 < bytes.count {
+                value = UInt32(bytes[i + 1])  // U+0080...U+00BF
+                length = 2
+            } else if (b == 0xE2 || b == 0xEF) && i + 2 < bytes.count {
+                value = UInt32(b & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F)
+                length = 3
+            }
+            if value != 0 && (invisible(value) || separator(value)) {
+                changed = true
+                if separator(value) { out.append(0x20) }
+                i += length
+            } else {
+                out.append(b)
+                i += 1
+            }
         }
-        return String(out)
+        return changed ? String(decoding: out, as: UTF8.self) : text
     }
 
     static func fixed(_ p: Percent) -> Fixed { Fixed.ratio(Int64(p.thousandths), 100_000) }

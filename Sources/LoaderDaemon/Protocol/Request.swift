@@ -242,10 +242,12 @@ public enum RequestParser {
     static func refusingControl(_ text: Substring, _ head: String, _ key: Substring?) -> Result<Request, ProtocolError>? {
         guard let control = text.unicodeScalars.first(where: isControl) else { return nil }
         let what = key.map { head + "'" + quote($0) + "'" } ?? head
-        return refuse(.encoding, what + " is one line of printable text; control character " + escaped(control) + " is refused")
+        return refuse(.encoding, what + " is one line of printable text; control character " + escaped(control.value) + " is refused")
     }
 
-    static let commandList = Request.commandNames.joined(separator: ", ")
+    /// `Request.commandNames` joined with ", ", written out: joining the array at first use was
+    /// more code than the text (for size). Keep the two in step.
+    static let commandList = "ping, version, start, stop, progress, message, status, list, brightness"
 
     static let startUsage = "usage: start NAME [key=value]... (a value with spaces in double quotes: text=\"Hello world\")"
 
@@ -333,19 +335,37 @@ public enum RequestParser {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
-    static func escaped(_ scalar: Unicode.Scalar) -> String {
-        "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+    /// A scalar's value as `\u{1B}`.
+    static func escaped(_ value: UInt32) -> String {
+        "\\u{" + String(value, radix: 16, uppercase: true) + "}"
     }
 
     /// `text` with each control character written as `\u{1B}`; the text itself when it has none.
     /// Every reply goes through this: whatever a request or a parameter error echoes back, no
-    /// raw escape sequence reaches a client's terminal.
+    /// raw escape sequence reaches a client's terminal. Read as UTF-8 bytes in one pass (for
+    /// size): C0 and DEL are one byte each, C1 is 0xC2 followed by 0x80–0x9F.
     public static func escapingControlCharacters(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if isControl(scalar) { out += escaped(scalar) } else { out.unicodeScalars.append(scalar) }
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        var changed = false
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            var control: UInt32? = nil
+            if b < 0x20 || b == 0x7F {
+                control = UInt32(b)
+            } else if b == 0xC2 && i + 1 < bytes.count && bytes[i + 1] < 0xA0 {
+                i += 1
+                control = UInt32(bytes[i])
+            }
+            if let control {
+                changed = true
+                out.append(contentsOf: escaped(control).utf8)
+            } else {
+                out.append(b)
+            }
+            i += 1
         }
-        return out
+        return changed ? String(decoding: out, as: UTF8.self) : text
     }
 }
