@@ -78,8 +78,8 @@ public final class Daemon {
     /// Opens the displays, the signalfd, the socket (or takes systemd's) and the timers.
     /// Errors here are for a person to fix: the caller prints them and exits non-zero.
     public init(configuration: DaemonConfiguration, logger: Logger) throws(SystemError) {
-        self.configuration = configuration
-        self.logger = logger
+        // The settings and the logger are stored late: each throw before that point would
+        // otherwise destroy them (for size). Until then the parameters are used.
         guard !configuration.displays.isEmpty else { throw SystemError("no display given", hint: "--display " + DisplayFactory.typeList) }
         loaderd_ignore_signal(SIGPIPE)
         do { signals = try SignalFD([SIGTERM, SIGINT, SIGHUP, SIGCHLD] + IgnoredSignals.all) } catch { throw SystemError("signalfd", error) }
@@ -153,6 +153,8 @@ public final class Daemon {
             } catch { throw SystemError("timerfd for the watchdog", error) }
         }
         state = DaemonState(frozen: configuration.freezeTime)
+        self.configuration = configuration
+        self.logger = logger
         self.configuration.maxClients = DescriptorBudget.clientLimit(configuration, inUse: DescriptorBudget.openNow(), logger: logger)
         connections.reserveCapacity(configuration.maxClients)
         pollSet.reserveCapacity(configuration.maxClients + 5)
