@@ -110,7 +110,7 @@ extension Daemon {
         guard !slot.steppedAside else { return }
         let choice = search.find()
         guard let path = choice.path else {
-            if case .none(let why) = choice { logger.debug("\(search.name): still waiting: \(why)") }
+            if case .none(let why) = choice { logger.debug(search.name + ": still waiting: " + why) }
             return
         }
         let display: any Display

@@ -157,7 +157,7 @@ extension Daemon {
     }
 
     func updateStatus() {
-        if let error = notifier.status(state.session?.name ?? "idle") { logger.warning("\(error)") }
+        if let error = notifier.status(state.session?.name ?? "idle") { logger.warning(error.description) }
     }
 
     func invalidateAll(now: Int64) {

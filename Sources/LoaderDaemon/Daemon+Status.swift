@@ -35,9 +35,12 @@ extension Daemon {
         json += ",\"message\":"
         json += state.message.map(JSON.string) ?? "null"
         json += ",\"displays\":["
+        var fastest = 0  // the highest fps of any display (a loop, not a map into an array)
         for (i, slot) in slots.enumerated() {
             if i > 0 { json += "," }
             let d = slot.display
+            let fps = d.framesPerSecond
+            fastest = Swift.max(fastest, fps)
             json += "{\"name\":"
             json += JSON.string(d.name)
             json += ",\"width\":"
@@ -45,7 +48,7 @@ extension Daemon {
             json += ",\"height\":"
             JSON.append(Int64(d.canvasHeight), to: &json)
             json += ",\"fps\":"
-            JSON.append(Int64(d.framesPerSecond), to: &json)
+            JSON.append(Int64(fps), to: &json)
             json += ",\"state\":\""
             json += slot.stateName
             json += "\""
@@ -58,7 +61,7 @@ extension Daemon {
             json += "}"
         }
         json += "],\"fps\":"
-        JSON.append(Int64(slots.map { $0.display.framesPerSecond }.max() ?? 0), to: &json)
+        JSON.append(Int64(fastest), to: &json)
         json += ",\"frames_drawn\":"
         JSON.append(framesDrawn, to: &json)
         json += ",\"frames_dropped\":"
@@ -128,6 +131,10 @@ enum JSON {
     static func seconds(_ us: Int64) -> String {
         let ms = us / 1000
         let frac = ms % 1000
-        return "\(ms / 1000)." + (frac < 10 ? "00" : frac < 100 ? "0" : "") + "\(frac)"
+        // Appended to one string, not two interpolations joined (for size).
+        var text = String(ms / 1000)
+        text += frac < 10 ? ".00" : frac < 100 ? ".0" : "."
+        text += String(frac)
+        return text
     }
 }

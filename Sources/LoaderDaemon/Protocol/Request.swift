@@ -194,8 +194,9 @@ public enum RequestParser {
             // the first word after the command (split found it), not skipping spaces again.
             guard count > 0 else { return .success(.message(nil)) }
             let rest = text[arguments.first!.startIndex...]
-            if rest.count > Request.maximumMessageLength {
-                return refuse(.usage, "a message is at most \(Request.maximumMessageLength) characters, got \(rest.count)")
+            let length = rest.count  // counted once (characters: a walk over the text)
+            if length > Request.maximumMessageLength {
+                return refuse(.usage, "a message is at most \(Request.maximumMessageLength) characters, got \(length)")
             }
             // Stored and shown by `status`: an escape sequence would run in the terminal of whoever
             // reads it. Refused, as the config file refuses it.
