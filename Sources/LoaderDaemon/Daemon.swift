@@ -281,8 +281,9 @@ public final class Daemon {
         var due: Int64? = acceptPausedUntil > now ? acceptPausedUntil - now : nil
         if let until = finishingUntil { due = Swift.min(due ?? until - now, until - now) }
         if let expiry = earliestWaitExpiry() { due = Swift.min(due ?? expiry - now, expiry - now) }
-        if let oldest = connections.lazy.map({ $0.lastActivity }).min() {
-            let idle = oldest + configuration.idleTimeout - now
+        // The oldest activity found in a loop, not a lazy map's minimum (for size).
+        for c in connections {
+            let idle = c.lastActivity + configuration.idleTimeout - now
             due = Swift.min(due ?? idle, idle)
         }
         guard let due else { return -1 }

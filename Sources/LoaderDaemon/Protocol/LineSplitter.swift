@@ -37,6 +37,12 @@ public struct LineSplitter {
     /// Whether the stream is in the middle of a line (kept or being discarded).
     public var isInsideLine: Bool { !pending.isEmpty || discarding }
 
+    /// The kept bytes dropped, the buffer kept: one out-of-line copy for its four places (for size).
+    @inline(never)
+    private mutating func clearPending() {
+        pending.removeAll(keepingCapacity: true)
+    }
+
     /// Feeds one chunk of the stream; `body` sees every event it completes, in order.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (LineEvent) -> Void) {
         let count = chunk.count
@@ -54,12 +60,12 @@ public struct LineSplitter {
                     body(.line(UnsafeRawBufferPointer(rebasing: chunk[start..<i])))
                 }
             } else if pending.count + (i - start) > maximumLineLength {
-                pending.removeAll(keepingCapacity: true)
+                clearPending()
                 body(.tooLong)
             } else {
                 pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start..<i]))
                 pending.withUnsafeBytes { body(.line($0)) }
-                pending.removeAll(keepingCapacity: true)
+                clearPending()
             }
             i += 1
             start = i
@@ -68,7 +74,7 @@ public struct LineSplitter {
         let rest = count - start
         guard rest > 0, !discarding else { return }
         if pending.count + rest > maximumLineLength {
-            pending.removeAll(keepingCapacity: true)
+            clearPending()
             discarding = true
             body(.tooLong)
         } else {
@@ -78,7 +84,7 @@ public struct LineSplitter {
 
     /// The stream ended: an unfinished line (no `\n`) is handed out as a last line.
     public mutating func finish(_ body: (LineEvent) -> Void) {
-        defer { pending.removeAll(keepingCapacity: true); discarding = false }
+        defer { clearPending(); discarding = false }
         guard !discarding, !pending.isEmpty else { return }
         pending.withUnsafeBytes { body(.line($0)) }
     }
