@@ -43,6 +43,12 @@ public struct LineSplitter {
         pending.removeAll(keepingCapacity: true)
     }
 
+    /// Bytes of an unfinished line added to the kept ones: one out-of-line copy for its two places (for size).
+    @inline(never)
+    private mutating func keep(_ bytes: UnsafeRawBufferPointer) {
+        pending.append(contentsOf: bytes)
+    }
+
     /// Feeds one chunk of the stream; `body` sees every event it completes, in order.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (LineEvent) -> Void) {
         let count = chunk.count
@@ -63,7 +69,7 @@ public struct LineSplitter {
                 clearPending()
                 body(.tooLong)
             } else {
-                pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start..<i]))
+                keep(UnsafeRawBufferPointer(rebasing: chunk[start..<i]))
                 pending.withUnsafeBytes { body(.line($0)) }
                 clearPending()
             }
@@ -78,7 +84,7 @@ public struct LineSplitter {
             discarding = true
             body(.tooLong)
         } else {
-            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start..<count]))
+            keep(UnsafeRawBufferPointer(rebasing: chunk[start..<count]))
         }
     }
 
