@@ -56,18 +56,22 @@ public enum TextFace {
         "/usr/share/fonts/opentype/cantarell/Cantarell-Regular.otf",
     ]
 
-    /// The scalars rasterised besides printable ASCII and Latin-1: dashes, quotes (with German
-    /// and French ones), bullet, ellipsis, euro, arrow, check and cross marks, and U+FFFD (the
-    /// fallback for everything else, when the font has it).
-    static let punctuation: [UInt32] = [0x2013, 0x2014, 0x2018, 0x2019, 0x201A, 0x201C, 0x201D, 0x201E, 0x2022, 0x2026,
-                                        0x2039, 0x203A, 0x20AC, 0x2192, 0x2713, 0x2714, 0x2717, 0x2718, 0xFFFD]
-
-    /// The alphabets rasterised besides Latin-1, where the font has their letters: Latin
+    /// The scalars rasterised, in this order (one table of ranges, read by one loop: for size).
+    ///
+    /// Printable ASCII and Latin-1. Then the alphabets, where the font has their letters: Latin
     /// Extended-A (Polish, Czech, Slovak, Hungarian, Turkish, Baltic, Croatian...), Romanian's
     /// comma-below letters, Greek and Cyrillic (with Ukrainian's Ґ). Right-to-left scripts are not:
     /// drawn left to right, unshaped, their words would be wrong, which is worse than the fallback.
     /// About 300 glyphs more: ~25-90 KB of coverage, rasterised once, after the first frame.
-    static let alphabets: [ClosedRange<UInt32>] = [0x0100...0x017F, 0x0218...0x021B, 0x0384...0x03CE, 0x0400...0x045F, 0x0490...0x0491]
+    /// Last the punctuation: dashes, quotes (with German and French ones), bullet, ellipsis, euro,
+    /// arrow, check and cross marks, and U+FFFD (the fallback for everything else, when the font
+    /// has it).
+    static let scalarRanges: [ClosedRange<UInt32>] = [
+        0x0020...0x007E, 0x00A0...0x00FF,
+        0x0100...0x017F, 0x0218...0x021B, 0x0384...0x03CE, 0x0400...0x045F, 0x0490...0x0491,
+        0x2013...0x2014, 0x2018...0x201A, 0x201C...0x201E, 0x2022...0x2022, 0x2026...0x2026,
+        0x2039...0x203A, 0x20AC...0x20AC, 0x2192...0x2192, 0x2713...0x2714, 0x2717...0x2718, 0xFFFD...0xFFFD,
+    ]
 
     /// Pixels per em of a screen's text: 2.6 % of the shorter side, at least 14 (14 at 800x480, 18
     /// at 1280x720, 28 at 1920x1080: a modern UI's body text on each).
@@ -119,10 +123,7 @@ public enum TextFace {
             }
             var repertoire: [UInt32] = []
             repertoire.reserveCapacity(520)
-            for s in UInt32(0x20)...0x7E { repertoire.append(s) }
-            for s in UInt32(0xA0)...0xFF { repertoire.append(s) }
-            for range in alphabets { for s in range { repertoire.append(s) } }
-            repertoire.append(contentsOf: punctuation)
+            for range in scalarRanges { for s in range { repertoire.append(s) } }
             // The static build's helper rasterises them all in one exchange (where each glyph was two
             // round trips: ~500 glyphs cost 80 ms); the calls below then read its answer.
             _ = repertoire.withUnsafeBufferPointer { loaderd_ft_prefetch(face, $0.baseAddress, $0.count) }
