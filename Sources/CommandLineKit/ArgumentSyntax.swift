@@ -42,16 +42,15 @@ public enum ArgumentSyntax {
             let short = String(word.dropFirst())
             return options.contains(where: { $0.short == short })
         }
+        // One throw for both ways a value can be missing (each throw was code of its own).
         func takeValue(_ option: OptionSpec, attached: String?) throws(UsageError) -> String {
             if let attached {
-                guard !attached.isEmpty else { throw UsageError(message: "Missing value for '\(option.label)'", option: option) }
-                return attached
+                if !attached.isEmpty { return attached }
+            } else if index < arguments.count, !isOptionLike(arguments[index]) {
+                index += 1
+                return arguments[index - 1]
             }
-            guard index < arguments.count, !isOptionLike(arguments[index]) else {
-                throw UsageError(message: "Missing value for '\(option.label)'", option: option)
-            }
-            index += 1
-            return arguments[index - 1]
+            throw UsageError(message: "Missing value for '" + option.label + "'", option: option)
         }
         while index < arguments.count {
             let word = arguments[index]
@@ -65,10 +64,12 @@ public enum ArgumentSyntax {
                 continue
             }
             if word.hasPrefix("---") { throw UsageError(message: "Invalid option: " + word) }
-            if !word.hasPrefix("--") {
+            // The name after the dashes, and a value attached with `=`: one split for both forms.
+            let long = word.hasPrefix("--")
+            let parts = word.dropFirst(long ? 2 : 1).split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0])
+            if !long {
                 // -h, a short alias (-o FILE, -q), or a single-dash long name.
-                let body = word.dropFirst()
-                let name = String(body.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0])
                 if let option = options.first(where: { $0.short == name }) {
                     switch option.kind {
                     case .flag: parsed.flags.append(option.name)
@@ -81,9 +82,6 @@ public enum ArgumentSyntax {
                 }
                 continue
             }
-            let body = word.dropFirst(2)
-            let parts = body.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0])
             let attached: String? = parts.count > 1 ? String(parts[1]) : nil
             if name == "help" { parsed.helpRequested = true; continue }
             if name == "version" { parsed.versionRequested = true; continue }
@@ -94,7 +92,7 @@ public enum ArgumentSyntax {
             switch option.kind {
             case .flag:
                 if let attached {
-                    throw UsageError(message: "The option '--\(name)' does not take any value, but '\(attached)' was specified.")
+                    throw UsageError(message: "The option '--" + name + "' does not take any value, but '" + attached + "' was specified.")
                 }
                 parsed.flags.append(name)
             case .value:
@@ -113,9 +111,9 @@ public enum ArgumentSyntax {
 
     /// `-20`, `-0.5`, `-.5`: a minus sign then a digit or a point.
     public static func looksNegative(_ word: String) -> Bool {
-        let bytes = Array(word.utf8)
-        guard bytes.count > 1, bytes[0] == UInt8(ascii: "-") else { return false }
-        return (bytes[1] >= UInt8(ascii: "0") && bytes[1] <= UInt8(ascii: "9")) || bytes[1] == UInt8(ascii: ".")
+        var bytes = word.utf8.makeIterator()  // no copy of the word into an array
+        guard bytes.next() == UInt8(ascii: "-"), let second = bytes.next() else { return false }
+        return (second >= UInt8(ascii: "0") && second <= UInt8(ascii: "9")) || second == UInt8(ascii: ".")
     }
 
     /// The error for the first unknown option (with the closest long name when one is near).
@@ -127,8 +125,10 @@ public enum ArgumentSyntax {
             let distance = editDistance(name, unknown)
             if distance < 4, best == nil || distance < best!.distance { best = (name, distance) }
         }
-        if let best { return UsageError(message: "Unknown option '\(unknown)'. Did you mean '\(best.name)'?") }
-        return UsageError(message: "Unknown option '\(unknown)'")
+        // One message, one error (each was code of its own).
+        var message = "Unknown option '" + unknown + "'"
+        if let best { message += ". Did you mean '" + best.name + "'?" }
+        return UsageError(message: message)
     }
 
     /// The error for what was left over: the first unknown option, else the first extra
@@ -146,7 +146,7 @@ public enum ArgumentSyntax {
         var result: T?
         for value in parsed.all(option.name) {
             guard let converted = convert(value) else {
-                throw UsageError(message: "The value '\(value)' is invalid for '\(option.label)'", option: option)
+                throw UsageError(message: "The value '" + value + "' is invalid for '" + option.label + "'", option: option)
             }
             result = converted
         }
