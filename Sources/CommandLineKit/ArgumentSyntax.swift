@@ -106,7 +106,11 @@ public enum ArgumentSyntax {
     /// named so, so it is text (a positional, or an option's value) wherever it stands.
     /// (`--message=two words` is still the option with its value.)
     public static func namesNoOption(_ word: String) -> Bool {
-        word.utf8.prefix { $0 != UInt8(ascii: "=") }.contains(UInt8(ascii: " "))
+        for byte in word.utf8 {  // a plain loop: the lazy prefix's code was larger
+            if byte == UInt8(ascii: "=") { return false }
+            if byte == UInt8(ascii: " ") { return true }
+        }
+        return false
     }
 
     /// `-20`, `-0.5`, `-.5`: a minus sign then a digit or a point.

@@ -8,33 +8,38 @@ public enum TerminalText {
         scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F)
     }
 
-    /// `text` with each control character as `\u{XX}`; the text itself when it has none.
-    /// Read on the UTF-8 bytes, for size (the scalars' decoding and appending were ~1 KB): C0 and
-    /// DEL are one byte each, C1 is 0xC2 then 0x80–0x9F.
+    /// `text` with each control character as `\u{XX}`. Written on the UTF-8 bytes into a string's
+    /// own storage, for size (decoding and appending scalars was ~1 KB): C0 and DEL are one byte
+    /// each, C1 is 0xC2 then 0x80–0x9F, and none takes more than 6 bytes escaped.
     public static func escaped(_ text: String) -> String {
-        var out: [UInt8] = []
-        var escapes = false
-        var afterC2 = false
-        for byte in text.utf8 {
-            var control = byte < 0x20 || byte == 0x7F
-            if afterC2 {
-                afterC2 = false
-                control = byte <= 0x9F
-                if !control { out.append(0xC2) }
-            } else if byte == 0xC2 {
-                afterC2 = true
-                continue
+        let bytes = text.utf8
+        return String(unsafeUninitializedCapacity: bytes.count * 6) { out in
+            var count = 0
+            func put(_ byte: UInt8) {
+                out[count] = byte
+                count += 1
             }
-            guard control else { out.append(byte); continue }
-            escapes = true
-            out.append(UInt8(ascii: "\\"))
-            out.append(UInt8(ascii: "u"))
-            out.append(UInt8(ascii: "{"))
-            if byte >= 0x10 { out.append(hexDigit(byte >> 4)) }
-            out.append(hexDigit(byte & 0xF))
-            out.append(UInt8(ascii: "}"))
+            var afterC2 = false
+            for byte in bytes {
+                var control = byte < 0x20 || byte == 0x7F
+                if afterC2 {
+                    afterC2 = false
+                    control = byte <= 0x9F
+                    if !control { put(0xC2) }
+                } else if byte == 0xC2 {
+                    afterC2 = true
+                    continue
+                }
+                guard control else { put(byte); continue }
+                put(UInt8(ascii: "\\"))
+                put(UInt8(ascii: "u"))
+                put(UInt8(ascii: "{"))
+                if byte >= 0x10 { put(hexDigit(byte >> 4)) }
+                put(hexDigit(byte & 0xF))
+                put(UInt8(ascii: "}"))
+            }
+            return count
         }
-        return escapes ? String(decoding: out, as: UTF8.self) : text
     }
 
     /// `0`–`9`, `A`–`F`.

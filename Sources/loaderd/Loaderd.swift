@@ -246,8 +246,8 @@ struct Loaderd {
             }
             let mode = halves.key
             guard modes.contains(mode) else {
-                let hint = suggestion(for: mode, among: modes).map { " (did you mean '" + $0 + "'?)" } ?? ""
-                return "--mode-loader: unknown mode '" + mode + "'" + hint + "; modes: " + modes.joined(separator: ", ")
+                let hint = suggestion(for: mode, among: modes).map { " (did you mean '\($0)'?)" } ?? ""
+                return "--mode-loader: unknown mode '\(mode)'\(hint); modes: " + modes.joined(separator: ", ")
             }
         }
         if let mode, !modes.contains(mode) {
@@ -256,7 +256,7 @@ struct Loaderd {
         if let pidFile, pidFile.isEmpty || pidFile.hasSuffix("/") { return Self.got("--pid-file must name a file", pidFile) }
         // The config's rule (absolute, and fitting a socket address), so that loaderctl finds it.
         if let socket, let problem = SocketPath.problem(socket) {
-            return "--socket must be " + problem + ", e.g. /run/loaderd/loaderd.sock; got " + (socket.isEmpty ? "an empty path" : "'" + socket + "'")
+            return "--socket must be \(problem), e.g. /run/loaderd/loaderd.sock; got " + (socket.isEmpty ? "an empty path" : "'\(socket)'")
         }
         if let bootTimeline, !bootTimeline.hasPrefix("/") { return Self.got("--boot-timeline must be an absolute path", bootTimeline) }
         // Each display's type, keys and values as opening it would check them, nothing opened:
@@ -304,7 +304,7 @@ struct Loaderd {
         }
         if let pidFile, let problem = PidFile.write(pidFile) {
             // Not fatal: the splash matters more than the file; the log says what it costs.
-            logger.error("--pid-file " + pidFile + ": " + problem + "; a starting script cannot tell that loaderd is up")
+            logger.error("--pid-file \(pidFile): \(problem); a starting script cannot tell that loaderd is up")
         }
         daemon.run()
         if let pidFile { PidFile.remove(pidFile) }
