@@ -106,18 +106,23 @@ public enum ArgumentSyntax {
     /// named so, so it is text (a positional, or an option's value) wherever it stands.
     /// (`--message=two words` is still the option with its value.)
     public static func namesNoOption(_ word: String) -> Bool {
-        for byte in word.utf8 {  // a plain loop: the lazy prefix's code was larger
-            if byte == UInt8(ascii: "=") { return false }
-            if byte == UInt8(ascii: " ") { return true }
+        var word = word
+        return word.withUTF8 { bytes in  // a loop over the bytes in place: the lazy prefix's code was larger
+            for byte in bytes {
+                if byte == UInt8(ascii: "=") { return false }
+                if byte == UInt8(ascii: " ") { return true }
+            }
+            return false
         }
-        return false
     }
 
     /// `-20`, `-0.5`, `-.5`: a minus sign then a digit or a point.
     public static func looksNegative(_ word: String) -> Bool {
-        var bytes = word.utf8.makeIterator()  // no copy of the word into an array
-        guard bytes.next() == UInt8(ascii: "-"), let second = bytes.next() else { return false }
-        return (second >= UInt8(ascii: "0") && second <= UInt8(ascii: "9")) || second == UInt8(ascii: ".")
+        var word = word
+        return word.withUTF8 { bytes in  // the bytes in place, not copied into an array
+            guard bytes.count > 1, bytes[0] == UInt8(ascii: "-") else { return false }
+            return (bytes[1] >= UInt8(ascii: "0") && bytes[1] <= UInt8(ascii: "9")) || bytes[1] == UInt8(ascii: ".")
+        }
     }
 
     /// The error for the first unknown option (with the closest long name when one is near).

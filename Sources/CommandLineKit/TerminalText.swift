@@ -12,8 +12,8 @@ public enum TerminalText {
     /// own storage, for size (decoding and appending scalars was ~1 KB): C0 and DEL are one byte
     /// each, C1 is 0xC2 then 0x80–0x9F, and none takes more than 6 bytes escaped.
     public static func escaped(_ text: String) -> String {
-        let bytes = text.utf8
-        return String(unsafeUninitializedCapacity: bytes.count * 6) { out in
+        var text = text
+        return text.withUTF8 { bytes in String(unsafeUninitializedCapacity: bytes.count * 6) { out in
             var count = 0
             func put(_ byte: UInt8) {
                 out[count] = byte
@@ -39,7 +39,7 @@ public enum TerminalText {
                 put(UInt8(ascii: "}"))
             }
             return count
-        }
+        } }
     }
 
     /// `0`–`9`, `A`–`F`.
