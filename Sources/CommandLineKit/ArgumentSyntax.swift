@@ -37,10 +37,13 @@ public enum ArgumentSyntax {
         var index = 0
         var onlyPositionals = false
         func isOptionLike(_ word: String) -> Bool {
-            guard word.utf8.count > 1, word.utf8.first == UInt8(ascii: "-"), !namesNoOption(word) else { return false }
-            guard looksNegative(word) else { return true }
-            let short = String(word.dropFirst())
-            return options.contains(where: { $0.short == short })
+            switch spelling(word) {
+            case .text: return false
+            case .option: return true
+            case .number:
+                let short = String(word.dropFirst())
+                return options.contains(where: { $0.hasShort(short) })
+            }
         }
         // One throw for both ways a value can be missing (each throw was code of its own).
         func takeValue(_ option: OptionSpec, attached: String?) throws(UsageError) -> String {
@@ -70,7 +73,7 @@ public enum ArgumentSyntax {
             let name = String(parts[0])
             if !long {
                 // -h, a short alias (-o FILE, -q), or a single-dash long name.
-                if let option = options.first(where: { $0.short == name }) {
+                if let option = options.first(where: { $0.hasShort(name) }) {
                     switch option.kind {
                     case .flag: parsed.flags.append(option.name)
                     case .value: parsed.values.append((option.name, try takeValue(option, attached: nil)))
@@ -100,6 +103,26 @@ public enum ArgumentSyntax {
             }
         }
         return parsed
+    }
+
+    /// How a word is spelled, as `parse` reads it: `text` without a dash first and a character
+    /// after it, or with a space before any `=` (`namesNoOption`); `number` when it looks negative
+    /// (`looksNegative`), an option only if one is spelled so; else `option`.
+    enum Spelling { case text, option, number }
+
+    /// The three checks in one pass over the bytes in place (each on its own, and the UTF8View's
+    /// `count` and `first`, were more code).
+    static func spelling(_ word: String) -> Spelling {
+        var word = word
+        return word.withUTF8 { bytes in
+            guard bytes.count > 1, bytes[0] == UInt8(ascii: "-") else { return .text }
+            for byte in bytes {
+                if byte == UInt8(ascii: "=") { break }
+                if byte == UInt8(ascii: " ") { return .text }
+            }
+            let second = bytes[1]
+            return (second >= UInt8(ascii: "0") && second <= UInt8(ascii: "9")) || second == UInt8(ascii: ".") ? .number : .option
+        }
     }
 
     /// A word with a space before any `=`, such as `- item` or `-- Mounting --`: no option is

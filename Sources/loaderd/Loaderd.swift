@@ -28,9 +28,10 @@ struct Loaderd {
     /// Every option, in the order the help lists them.
     static let options: [OptionSpec] = optionTable.split(separator: "\n").map { line in
         let field = line.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)
-        let flag = field[1] == "!"
+        let value = String(field[1])  // compared as a String (a call), not as a Substring (inlined)
+        let flag = value == "!"
         return OptionSpec(name: String(field[0]), kind: flag ? .flag : .value,
-                          valueName: flag || field[1].isEmpty ? nil : String(field[1]), help: String(field[2]))
+                          valueName: flag || value.isEmpty ? nil : value, help: String(field[2]))
     }
 
     /// The options as one text, a line each: `name|VALUE|help`, VALUE empty when the help names
