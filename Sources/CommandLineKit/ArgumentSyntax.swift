@@ -128,6 +128,7 @@ public enum ArgumentSyntax {
     /// A word with a space before any `=`, such as `- item` or `-- Mounting --`: no option is
     /// named so, so it is text (a positional, or an option's value) wherever it stands.
     /// (`--message=two words` is still the option with its value.)
+    @inline(never)  // loaderctl's one call site: kept a call, as it was before `spelling` (for size)
     public static func namesNoOption(_ word: String) -> Bool {
         var word = word
         return word.withUTF8 { bytes in  // a loop over the bytes in place: the lazy prefix's code was larger
@@ -140,6 +141,7 @@ public enum ArgumentSyntax {
     }
 
     /// `-20`, `-0.5`, `-.5`: a minus sign then a digit or a point.
+    @inline(never)  // as namesNoOption
     public static func looksNegative(_ word: String) -> Bool {
         var word = word
         return word.withUTF8 { bytes in  // the bytes in place, not copied into an array

@@ -102,6 +102,6 @@ public func exitWithUsageError(_ error: UsageError, usage: String, helpCommand: 
     var text = "Error: " + TerminalText.escaped(error.message) + "\n"
     if let option = error.option { text += "Help:  " + option.label + "  " + option.help + "\n" }
     text += "Usage: " + usage + "\n  See '" + helpCommand + "' for more information.\n"
-    printError(text)
+    writeAll(text, to: STDERR_FILENO)  // it ends with its newline: printError's check not needed
     exit(ExitCode.usage)
 }
