@@ -26,15 +26,16 @@ public struct Logger {
             }
         }
 
-        /// The syslog priority journald expects in the `<N>` prefix.
-        public var syslogPriority: Int {
+        /// The `<N>` prefix with the syslog priority journald expects: a literal for each level
+        /// rather than the number interpolated (for size).
+        public var syslogPrefix: String {
             switch self {
-            case .trace, .debug: return 7
-            case .info: return 6
-            case .notice: return 5
-            case .warning: return 4
-            case .error: return 3
-            case .critical: return 2
+            case .trace, .debug: return "<7>"
+            case .info: return "<6>"
+            case .notice: return "<5>"
+            case .warning: return "<4>"
+            case .error: return "<3>"
+            case .critical: return "<2>"
             }
         }
 
@@ -86,7 +87,7 @@ public final class LogSink: @unchecked Sendable {  // used by the daemon's one t
     let prefixesPriority: Bool
     private(set) var dropped = 0
 
-    public static let standardError = LogSink(fd: 2)
+    public static let standardError = LogSink()
 
     /// A line to standard error; one out-of-line call at each log call site.
     @inline(never)
@@ -94,15 +95,16 @@ public final class LogSink: @unchecked Sendable {  // used by the daemon's one t
         standardError.write(level: level, message)
     }
 
-    init(fd: Int32) {
+    /// For fd 2, the one file it writes to (no other descriptor, no number to format: for size).
+    private init() {
         var st = stat()
-        guard fstat(fd, &st) == 0 else { path = .none; prefixesPriority = false; return }
+        guard fstat(2, &st) == 0 else { path = .none; prefixesPriority = false; return }
         // Standard error under systemd, a pipe in the tests: the one rule (StandardErrorPriority).
-        prefixesPriority = fd == 2 ? StandardErrorPriority.prefixed : isatty(fd) == 0
+        prefixesPriority = StandardErrorPriority.prefixed
         if loaderd_s_issock(st.st_mode) != 0 {
             path = .socket
         } else if loaderd_s_isfifo(st.st_mode) != 0 || loaderd_s_ischr(st.st_mode) != 0 {
-            let reopened = loaderd_open("/proc/self/fd/\(fd)", O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0)
+            let reopened = loaderd_open("/proc/self/fd/2", O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0)
             path = reopened >= 0 ? .nonBlocking(reopened) : .plain
         } else {
             path = .plain
@@ -114,7 +116,7 @@ public final class LogSink: @unchecked Sendable {  // used by the daemon's one t
     }
 
     func write(level: Level, _ message: String) {
-        var line = prefixesPriority ? "<\(level.syslogPriority)>" : ""
+        var line = prefixesPriority ? level.syslogPrefix : ""
         if dropped > 0 {
             line += "(\(dropped) earlier log lines were dropped: nobody was reading standard error) "
         }

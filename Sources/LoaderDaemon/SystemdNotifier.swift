@@ -40,5 +40,22 @@ public struct SystemdNotifier {
 @inline(never)
 func environmentNumber(_ name: String) -> Int64? {
     guard let text = getenv(name) else { return nil }
-    return Int64(String(cString: text), radix: 10)
+    // On the C string's bytes, as `Int64(_:radix: 10)` reads them: an optional sign, then at least
+    // one digit, nil on any other byte or on overflow (the generic parser was ~700 bytes, for size).
+    var byte = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
+    let negative = byte.pointee == UInt8(ascii: "-")
+    if negative || byte.pointee == UInt8(ascii: "+") { byte += 1 }
+    guard byte.pointee != 0 else { return nil }
+    var value: Int64 = 0
+    while byte.pointee != 0 {
+        guard byte.pointee >= 0x30, byte.pointee <= 0x39 else { return nil }
+        // Negative numbers are summed downwards, so that Int64.min is read as `Int64(_:)` reads it.
+        let digit = Int64(byte.pointee - 0x30)
+        let (tens, overflow) = value.multipliedReportingOverflow(by: 10)
+        let (next, carry) = negative ? tens.subtractingReportingOverflow(digit) : tens.addingReportingOverflow(digit)
+        guard !overflow, !carry else { return nil }
+        value = next
+        byte += 1
+    }
+    return value
 }

@@ -18,7 +18,7 @@ extension BootFrontEnds {
         switch BootTimeline.load(path: settings.timelinePath) {
         case .success(let t?):
             estimator.adopt(previous: t)
-            logger.info("boot timeline \(settings.timelinePath), read in the real root: " + Self.summary(t))
+            logger.info("boot timeline " + settings.timelinePath + ", read in the real root: " + Self.summary(t))
         case .success(nil):
             break
         case .failure(let e):
@@ -53,7 +53,7 @@ extension BootFrontEnds {
         guard stat(BootFrontEnds.bootFinishedMarker, &info) == 0 else { return }
         let marked = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         guard marked >= startedAtRealtime else { return }
-        logger.info("the boot was marked finished (\(BootFrontEnds.bootFinishedMarker))")
+        logger.info("the boot was marked finished (/run/loaderd/boot-finished)")  // the marker's path (for size)
         saveTimeline(now: now)
     }
 }

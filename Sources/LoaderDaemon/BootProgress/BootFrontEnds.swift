@@ -44,20 +44,21 @@ final class BootFrontEnds {
         clock_gettime(CLOCK_REALTIME, &wall)
         startedAtRealtime = Int64(wall.tv_sec) * 1_000_000_000 + Int64(wall.tv_nsec)
         psplash = try settings.psplashFifoDirectory.map { dir throws(SystemError) in try PsplashFIFO.open(directory: dir) }
-        if let psplash { logger.info("psplash front end: reading \(psplash.path)") }
+        if let psplash { logger.info("psplash front end: reading " + psplash.path) }
         var previous: BootTimeline? = nil
         plymouth = try BootFrontEnds.listenForPlymouth(settings, maximumConnections: maximumConnections, logger: logger)
         if plymouth != nil {
-            logger.info("Plymouth front end: listening on @\(PlymouthWire.socketName)")
+            // PlymouthWire.socketName written out (no interpolation, for size).
+            logger.info("Plymouth front end: listening on @/org/freedesktop/plymouthd")
             switch BootTimeline.load(path: settings.timelinePath) {
             case .success(let t?):
                 previous = t
-                logger.info("boot timeline \(settings.timelinePath): " + Self.summary(t))
+                logger.info("boot timeline " + settings.timelinePath + ": " + Self.summary(t))
             case .success(nil) where loaderd_root_is_in_memory() != 0:
                 // The initramfs: the real root's /var/lib/loaderd is not here (readTimelineInRealRoot).
-                logger.info("no boot timeline at \(settings.timelinePath) in the initramfs: the real root's is read once PID 1 has switched there; until then progress is an estimate")
+                logger.info("no boot timeline at " + settings.timelinePath + " in the initramfs: the real root's is read once PID 1 has switched there; until then progress is an estimate")
             case .success(nil):
-                logger.info("no boot timeline at \(settings.timelinePath) yet: progress is an estimate this boot")
+                logger.info("no boot timeline at " + settings.timelinePath + " yet: progress is an estimate this boot")
             case .failure(let e):
                 logger.warning("ignoring the boot timeline \(settings.timelinePath): \(e); progress is an estimate this boot")
             }
@@ -70,10 +71,10 @@ final class BootFrontEnds {
     static func listenForPlymouth(_ settings: BootSettings, maximumConnections: Int, logger: Logger) throws(SystemError) -> PlymouthServer? {
         guard settings.plymouth else { return nil }
         do throws(SystemError) {
-            return try PlymouthServer.listen(maximumConnections: maximumConnections) { logger.warning("\($0)") }
+            return try PlymouthServer.listen(maximumConnections: maximumConnections) { logger.warning($0) }
         } catch {
             guard settings.plymouthIfFree, error.errno == .addressInUse else { throw error }
-            logger.info("Plymouth front end (auto): @\(PlymouthWire.socketName) is taken, plymouthd is running; not answering Plymouth's protocol")
+            logger.info("Plymouth front end (auto): @/org/freedesktop/plymouthd is taken, plymouthd is running; not answering Plymouth's protocol")
             return nil
         }
     }
@@ -102,13 +103,13 @@ final class BootFrontEnds {
         guard pollBase < set.count else { return }
         if let psplash, set[pollBase].revents != 0 {
             buffer.withUnsafeMutableBytes { raw in
-                psplash.readCommands(into: raw) { command in handle(command, daemon: daemon, now: now) }
+                psplash.readCommands(into: raw) { bytes in handleCommand(bytes, daemon: daemon, now: now) }
             }
         }
         guard let plymouth else { return }
         var index = pollBase + 1
         for l in plymouth.listeners {
-            if set[index].revents != 0, let e = plymouth.accept(l.fd.rawValue, logNotice: { logger.notice("\($0)") },
+            if set[index].revents != 0, let e = plymouth.accept(l.fd.rawValue, logNotice: { logger.notice($0) },
                                                                 lastWords: { finish($0, daemon: daemon, now: now) }) {
                 daemon.pauseAccepting(now: now, because: e)
             }
@@ -174,6 +175,13 @@ final class BootFrontEnds {
 
     // MARK: psplash
 
+    /// One command's bytes from the FIFO (nil: an over-long one was dropped), parsed and done:
+    /// one call at each of the splitter's places, which had the parsing copied in (for size).
+    @inline(never)
+    func handleCommand(_ bytes: UnsafeRawBufferPointer?, daemon: Daemon, now: Int64) {
+        handle(bytes.map { PsplashCommand.parse($0) }, daemon: daemon, now: now)
+    }
+
     func handle(_ command: PsplashCommand?, daemon: Daemon, now: Int64) {
         guard let command else {
             logger.notice("psplash front end: dropped a command longer than \(PsplashCommand.maximumLength) bytes")
@@ -192,7 +200,7 @@ final class BootFrontEnds {
         case .quit:
             daemon.finish(reason: "psplash front end: QUIT", now: now)
         case .ignored(let text):
-            logger.debug("psplash front end: ignored '\(RequestParser.quote(Substring(text)))'")
+            logger.debug("psplash front end: ignored '" + RequestParser.quote(Substring(text)) + "'")
         }
     }
 
@@ -227,7 +235,7 @@ final class BootFrontEnds {
         case "P":
             return .ack
         case "U":
-            logger.debug("Plymouth: status '\(text)'")
+            logger.debug("Plymouth: status '" + text + "'")
             if bootingUp, !text.isEmpty, let p = estimator.unitActive(text, at: elapsed(now)) {
                 pushProgress(p, daemon: daemon, now: now)
             }
@@ -276,7 +284,7 @@ final class BootFrontEnds {
             // No prompts on the splash: the asker falls back to its own (console) prompt.
             return .noAnswer
         default:
-            logger.debug("Plymouth: unknown request '\(Self.escaped(request.command))'")
+            logger.debug("Plymouth: unknown request '" + Self.escaped(request.command) + "'")
             return .nak
         }
     }
@@ -351,18 +359,18 @@ final class BootFrontEnds {
     }
 
     func changeMode(_ newMode: String, daemon: Daemon, now: Int64) {
-        logger.info("Plymouth: mode \(newMode)")
+        logger.info("Plymouth: mode " + newMode)
         bootingUp = newMode == "boot-up"
         guard let name = settings.modeLoaders[newMode] else { return }
         if hidden {
             hiddenSession = (name, [])  // shown at `show-splash`, not over a display manager now
         } else if case .failure(let e) = daemon.startLoader(name, [], now: now) {
-            logger.error("Plymouth: mode \(newMode): \(e.message)")
+            logger.error("Plymouth: mode " + newMode + ": " + e.message)
         }
     }
 
     func quit(retain: Bool, daemon: Daemon, now: Int64) {
-        logger.notice("Plymouth: quit\(retain ? " (retaining the splash)" : ""): stopping")
+        logger.notice(retain ? "Plymouth: quit (retaining the splash): stopping" : "Plymouth: quit: stopping")
         if bootingUp, plymouth != nil {
             saveTimeline(now: now)
             if daemon.state.session != nil, !hidden {

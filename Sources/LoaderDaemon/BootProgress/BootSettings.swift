@@ -42,9 +42,14 @@ public struct ModeLoaders: Equatable, Sendable, ExpressibleByDictionaryLiteral {
     public subscript(mode: String) -> String? {
         get { pairs.first(where: { $0.mode == mode })?.loader }
         // Out of line: inlined, it was a kilobyte of loaderd's `settings` (for size).
+        // The pair changed in place rather than removed and added again (removeAll(where:) was
+        // more code; the order is never seen).
         @inline(never) set {
-            pairs.removeAll { $0.mode == mode }
-            if let newValue { pairs.append((mode, newValue)) }
+            if let i = pairs.firstIndex(where: { $0.mode == mode }) {
+                if let newValue { pairs[i].loader = newValue } else { pairs.remove(at: i) }
+            } else if let newValue {
+                pairs.append((mode, newValue))
+            }
         }
     }
 

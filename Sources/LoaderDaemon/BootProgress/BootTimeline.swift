@@ -33,7 +33,7 @@ public struct BootTimeline: Equatable, Sendable {
     // MARK: Text
 
     public var text: String {
-        var out = Self.header + "\ntotal " + Self.seconds(total) + "\n"
+        var out = "loaderd-boot-timeline 1\ntotal " + Self.seconds(total) + "\n"  // `header` (one literal, for size)
         for unit in units { out += Self.seconds(unit.at) + " " + unit.name + "\n" }
         return out
     }
@@ -76,6 +76,11 @@ public struct BootTimeline: Equatable, Sendable {
         return whole * 1_000_000 + fraction * scale
     }
 
+    /// A literal's bytes, compared without walking a String's UTF-8 view (for size).
+    static func bytes(_ text: StaticString) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+    }
+
     /// Parses the file's text; the error says which line is wrong and why.
     public static func parse(_ text: String) -> Result<BootTimeline, BootTimelineError> {
         parse(utf8: Array(text.utf8))
@@ -99,9 +104,9 @@ public struct BootTimeline: Equatable, Sendable {
             start = line.endIndex + 1
             if number == 1 {
                 // The messages name `header` and `maximumUnits` written out (no interpolation, for size).
-                if !line.elementsEqual(header.utf8) { problem = "expected 'loaderd-boot-timeline 1'" }
+                if !line.elementsEqual(Self.bytes("loaderd-boot-timeline 1")) { problem = "expected 'loaderd-boot-timeline 1'" }
             } else if number == 2 {
-                if line.starts(with: "total ".utf8), let t = microseconds(line.dropFirst(6)), t > 0 {
+                if line.starts(with: Self.bytes("total ")), let t = microseconds(line.dropFirst(6)), t > 0 {
                     total = t
                 } else {
                     problem = "expected 'total SECONDS' with SECONDS more than 0"

@@ -29,50 +29,78 @@ final class PsplashFIFO {
     /// made afresh. A regular file, a symlink or anything else at the path is refused.
     static func open(directory: String) throws(SystemError) -> PsplashFIFO {
         let path = (directory.hasSuffix("/") ? String(directory.dropLast()) : directory) + "/" + fileName
+        // What went wrong: the words before and after the path, the C error (`code`, 0: none) and
+        // a hint, made into the one error thrown at the end (each throw was code of its own; for size).
+        var before = ""
+        var after = ""
+        var code: Int32 = 0
+        var hint: String? = "remove it"
         var st = stat()
-        if lstat(path, &st) == 0 {
-            try check(st, path)
-            if !isTrusted(st) {
-                guard unlink(path) == 0 || errno == ENOENT else {
-                    throw SystemError("\(path) is a FIFO of uid \(st.st_uid) with mode \(String(st.st_mode & 0o777, radix: 8)) and cannot be removed", Errno.current,
-                                      hint: "remove it; loaderd only reuses a FIFO it owns that others cannot write")
+        // Set only when every step passed (a descriptor opened before a failure closes on release).
+        var opened: (read: OwnedDescriptor, write: OwnedDescriptor)? = nil
+        steps: do {
+            // Whether something is at the path (nil: lstat failed otherwise than with ENOENT).
+            var existing: Bool? = lstat(path, &st) == 0 ? true : errno == ENOENT ? false : nil
+            // Made afresh here when missing or another's, then checked as an existing one is.
+            for pass in 0..<2 {
+                let made = pass == 1
+                if existing == nil {
+                    (before, code, hint) = ("cannot inspect ", errno, nil)
+                    break steps
                 }
-                try create(path, &st)
+                if existing == true {
+                    switch st.st_mode & UInt32(S_IFMT) {
+                    case UInt32(S_IFIFO): break
+                    case UInt32(S_IFLNK): after = " is a symbolic link; refusing to follow it for the psplash FIFO"; break steps
+                    case UInt32(S_IFREG): after = " is a regular file, not a FIFO; refusing to use it for the psplash FIFO"; break steps
+                    default: after = " exists and is not a FIFO"; break steps
+                    }
+                    if isTrusted(st) { break }
+                    if made {
+                        (after, hint) = (" changed while it was being made", "is something else managing it?")
+                        break steps
+                    }
+                    guard unlink(path) == 0 || errno == ENOENT else {
+                        after = " is a FIFO of uid \(st.st_uid) with mode \(String(st.st_mode & 0o777, radix: 8)) and cannot be removed"
+                        (code, hint) = (errno, "remove it; loaderd only reuses a FIFO it owns that others cannot write")
+                        break steps
+                    }
+                }
+                guard !made else { break }
+                // Mode 0660 from the start, through the umask.
+                let previous = umask(0o117)
+                let rc = mkfifo(path, 0o660)
+                let e = errno
+                umask(previous)
+                if rc != 0 {
+                    (before, code) = ("cannot create the psplash FIFO ", e)
+                    hint = e == ENOENT ? "does the directory exist? see --psplash-fifo=DIR or boot.psplash_fifo_dir"
+                        : e == EEXIST ? "something made it at the same moment; is another splash starting?" : nil
+                    break steps
+                }
+                existing = lstat(path, &st) == 0 ? true : nil
             }
-        } else if errno == ENOENT {
-            try create(path, &st)
-        } else {
-            throw SystemError("cannot inspect \(path)", Errno.current)
+            before = "cannot open the psplash FIFO "
+            let r = loaderd_open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW, 0)
+            guard r >= 0 else { (after, code, hint) = (" for reading", errno, nil); break steps }
+            let readFD = OwnedDescriptor(r)
+            // The reader exists, so a non-blocking open for writing succeeds at once.
+            let w = loaderd_open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW, 0)
+            guard w >= 0 else { (after, code, hint) = (" for writing", errno, nil); break steps }
+            let writeFD = OwnedDescriptor(w)
+            before = ""
+            var b = stat()
+            guard fstat(r, &st) == 0, fstat(w, &b) == 0, (st.st_mode & UInt32(S_IFMT)) == UInt32(S_IFIFO),
+                  st.st_dev == b.st_dev, st.st_ino == b.st_ino, isTrusted(st) else {
+                (after, hint) = (" changed while it was being opened", "is something else managing it?")
+                break steps
+            }
+            opened = (readFD, writeFD)
         }
-        let r = loaderd_open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW, 0)
-        guard r >= 0 else { throw SystemError("cannot open the psplash FIFO \(path) for reading", Errno.current) }
-        let readFD = OwnedDescriptor(r)
-        // The reader exists, so a non-blocking open for writing succeeds at once.
-        let w = loaderd_open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW, 0)
-        guard w >= 0 else { throw SystemError("cannot open the psplash FIFO \(path) for writing", Errno.current) }
-        let writeFD = OwnedDescriptor(w)
-        var a = stat(), b = stat()
-        guard fstat(r, &a) == 0, fstat(w, &b) == 0, (a.st_mode & UInt32(S_IFMT)) == UInt32(S_IFIFO),
-              a.st_dev == b.st_dev, a.st_ino == b.st_ino, isTrusted(a) else {
-            throw SystemError("\(path) changed while it was being opened", hint: "is something else managing it?")
+        guard let opened else {
+            throw SystemError(before + path + after, code == 0 ? nil : Errno(rawValue: code), hint: hint)
         }
-        return PsplashFIFO(path: path, readFD: readFD, writeFD: writeFD, device: a.st_dev, inode: a.st_ino)
-    }
-
-    /// Makes the FIFO (mode 0660 from the start, through the umask); `st` gets its status.
-    private static func create(_ path: String, _ st: inout stat) throws(SystemError) {
-        let previous = umask(0o117)
-        let rc = mkfifo(path, 0o660)
-        let e = errno
-        umask(previous)
-        if rc != 0 {
-            throw SystemError("cannot create the psplash FIFO \(path)", Errno(rawValue: e),
-                              hint: e == ENOENT ? "does the directory exist? see --psplash-fifo=DIR or boot.psplash_fifo_dir"
-                                  : e == EEXIST ? "something made it at the same moment; is another splash starting?" : nil)
-        }
-        guard lstat(path, &st) == 0 else { throw SystemError("cannot inspect \(path)", Errno.current) }
-        try check(st, path)
-        guard isTrusted(st) else { throw SystemError("\(path) changed while it was being made", hint: "is something else managing it?") }
+        return PsplashFIFO(path: path, readFD: opened.read, writeFD: opened.write, device: st.st_dev, inode: st.st_ino)
     }
 
     /// Ours, and writable by nobody outside its owner and group.
@@ -80,30 +108,15 @@ final class PsplashFIFO {
         st.st_uid == geteuid() && st.st_mode & 0o002 == 0
     }
 
-    private static func check(_ st: stat, _ path: String) throws(SystemError) {
-        switch st.st_mode & UInt32(S_IFMT) {
-        case UInt32(S_IFIFO): return
-        case UInt32(S_IFLNK):
-            throw SystemError("\(path) is a symbolic link; refusing to follow it for the psplash FIFO", hint: "remove it")
-        case UInt32(S_IFREG):
-            throw SystemError("\(path) is a regular file, not a FIFO; refusing to use it for the psplash FIFO", hint: "remove it")
-        default:
-            throw SystemError("\(path) exists and is not a FIFO", hint: "remove it")
-        }
-    }
-
-    /// One non-blocking read; `body` gets each complete command (nil: an over-long one dropped).
+    /// One non-blocking read; `body` gets each complete command's bytes (nil: an over-long one
+    /// dropped), parsed by the caller in one place.
     /// A read that emptied the FIFO ends the command written last, separator or not, as psplash
     /// reads it (PsplashSplitter); one that filled the buffer may have more behind it.
-    func readCommands(into buffer: UnsafeMutableRawBufferPointer, _ body: (PsplashCommand?) -> Void) {
+    func readCommands(into buffer: UnsafeMutableRawBufferPointer, _ body: (UnsafeRawBufferPointer?) -> Void) {
         let n = syscall { read(readFD.rawValue, buffer.baseAddress, buffer.count) }
         guard case .success(let count) = n, count > 0 else { return }  // EAGAIN, or 0 (cannot happen: we hold a writer)
-        splitter.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { bytes in
-            body(bytes.map { PsplashCommand.parse($0) })
-        }
-        if count < buffer.count {
-            splitter.flush { bytes in body(bytes.map { PsplashCommand.parse($0) }) }
-        }
+        splitter.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), body)
+        if count < buffer.count { splitter.flush(body) }
     }
 
     /// Removes the FIFO if it is still the one opened (never a newer one).

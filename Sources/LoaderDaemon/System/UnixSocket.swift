@@ -13,7 +13,8 @@ public enum UnixSocket {
         if abstract { bytes[0] = 0 }
         let capacity = MemoryLayout.size(ofValue: addr.sun_path)
         guard !bytes.isEmpty, bytes.count < capacity else {
-            throw SystemError("socket path '\(path)' is \(bytes.count) bytes; at most \(capacity - 1) fit in a Unix socket address")
+            // `capacity - 1` written out: sun_path is 108 bytes on Linux (no number to format, for size).
+            throw SystemError("socket path '\(path)' is \(bytes.count) bytes; at most 107 fit in a Unix socket address")
         }
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in _ = raw.copyBytes(from: bytes) }
         let base = Int(loaderd_sockaddr_un_path_offset())
