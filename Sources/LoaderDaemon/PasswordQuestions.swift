@@ -110,7 +110,7 @@ extension Daemon {
     /// A `PID=` line's number as `Int32(_:)` read the rest of the line, when above 0; nil
     /// otherwise. On the bytes: after `PID=` (four single-byte Characters) bytes and Characters
     /// are the same, and the generic integer parser was more code (for size).
-    static func processID(_ line: UnsafeBufferPointer<UInt8>) -> Int32? {
+    static func processID(_ line: Substring.UTF8View) -> Int32? {
         var value: Int64 = 0
         var count = 0
         for byte in line {
@@ -124,40 +124,20 @@ extension Daemon {
         return value > 0 ? Int32(value) : nil
     }
 
-    /// Whether `line` begins with `key` (ASCII, ending with `=`) as `hasPrefix` compared the
-    /// Characters: the same bytes, and the `=` not joined by a combining mark after it into a
-    /// Character of its own (one before it cannot join ASCII letters).
-    static func begins(_ line: UnsafeBufferPointer<UInt8>, with key: StaticString) -> Bool {
-        let n = key.utf8CodeUnitCount
-        guard line.count >= n, memcmp(line.baseAddress!, key.utf8Start, n) == 0 else { return false }
-        return line.count == n || line[n] < 0x80
-            || String(decoding: UnsafeBufferPointer(rebasing: line[(n - 1)...]), as: UTF8.self).first == "="
-    }
-
     /// The first question in `directory` whose asker is alive: a short description of it (its
     /// `Message=`, or the file's name); nil when none is. A file left by a process that died is
     /// not a question anyone waits for (systemd's agents skip them too). Only the first is logged,
     /// so no list of them is made.
-    ///
-    /// The lines are read on the UTF-8 bytes (splitting into Substrings and comparing Characters
-    /// was more code, for size) as `split(separator: "\n")` gave them: a `\n` is a Character of
-    /// its own except after a `\r` (a `\r\n` is one Character, no separator).
     static func firstLivePasswordQuestion(in directory: String) -> String? {
         for name in DirectoryEntries.names(in: directory, prefix: "ask.") {
             var message = name
             var alive = true
-            if var text = GroupFile.readSmallFile(directory + "/" + name) {
-                text.withUTF8 { bytes in
-                    var start = 0
-                    for end in 0...bytes.count where end == bytes.count || bytes[end] == 0x0A && (end == 0 || bytes[end - 1] != 0x0D) {
-                        let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                        start = end + 1
-                        if begins(line, with: "PID="), let pid = processID(line) {
-                            alive = kill(pid, 0) == 0 || errno != ESRCH
-                        } else if begins(line, with: "Message="), line.count > 8 {
-                            let text = String(decoding: UnsafeBufferPointer(rebasing: line[8...]), as: UTF8.self)
-                            message = "\"" + String(text.prefix(160)) + "\""
-                        }
+            if let text = GroupFile.readSmallFile(directory + "/" + name) {
+                for line in text.split(separator: "\n") {
+                    if line.hasPrefix("PID="), let pid = processID(line.utf8) {
+                        alive = kill(pid, 0) == 0 || errno != ESRCH
+                    } else if line.hasPrefix("Message="), line.utf8.count > 8 {
+                        message = "\"" + String(line.dropFirst(8).prefix(160)) + "\""
                     }
                 }
             }

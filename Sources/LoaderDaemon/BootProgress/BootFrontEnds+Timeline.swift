@@ -22,7 +22,7 @@ extension BootFrontEnds {
         case .success(nil):
             break
         case .failure(let e):
-            logger.warning("ignoring the boot timeline \(settings.timelinePath): \(e)")
+            logger.warning("ignoring the boot timeline " + settings.timelinePath + ": " + e.description)
         }
     }
 
@@ -39,7 +39,7 @@ extension BootFrontEnds {
             try timeline.save(path: settings.timelinePath)
             logger.info("boot timeline: " + Self.summary(timeline) + " saved to " + settings.timelinePath)
         } catch {
-            logger.warning("boot timeline not saved: \(error)")
+            logger.warning("boot timeline not saved: " + error.description)
         }
     }
 

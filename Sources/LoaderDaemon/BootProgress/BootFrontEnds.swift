@@ -60,7 +60,7 @@ final class BootFrontEnds {
             case .success(nil):
                 logger.info("no boot timeline at " + settings.timelinePath + " yet: progress is an estimate this boot")
             case .failure(let e):
-                logger.warning("ignoring the boot timeline \(settings.timelinePath): \(e); progress is an estimate this boot")
+                logger.warning("ignoring the boot timeline " + settings.timelinePath + ": " + e.description + "; progress is an estimate this boot")
             }
         }
         estimator = BootProgressEstimator(previous: previous)
@@ -83,18 +83,26 @@ final class BootFrontEnds {
 
     /// `accepting`: false while the process is out of descriptors (the daemon backs off).
     @inline(never)  // not inlined into Daemon.run (for size)
+    // The FIFO (-1 without one), then Plymouth's listeners, then its connections: one `append`
+    // for the three kinds (each inlined `append` was code of its own; for size).
     func appendPollFDs(_ set: inout [pollfd], accepting: Bool) {
         pollBase = set.count
-        set.append(pollfd(fd: psplash?.readFD.rawValue ?? -1, events: Poll.readable, revents: 0))
-        guard let plymouth else { polledConnections = 0; return }
-        for l in plymouth.listeners { set.append(pollfd(fd: l.fd.rawValue, events: accepting ? Poll.readable : 0, revents: 0)) }
-        for c in plymouth.connections {
-            var events: Int16 = 0
-            if !c.readClosed { events |= Poll.readable }
-            if c.pendingOutput > 0 { events |= Poll.writable }
-            set.append(pollfd(fd: c.fd.rawValue, events: events, revents: 0))
+        let listeners = plymouth?.listeners ?? []
+        let connections = plymouth?.connections ?? []
+        polledConnections = connections.count
+        for i in 0...(listeners.count + connections.count) {
+            var fd = psplash?.readFD.rawValue ?? -1
+            var events = Poll.readable
+            if i > listeners.count {
+                let c = connections[i - listeners.count - 1]
+                fd = c.fd.rawValue
+                events = (c.readClosed ? 0 : Poll.readable) | (c.pendingOutput > 0 ? Poll.writable : 0)
+            } else if i > 0 {
+                fd = listeners[i - 1].fd.rawValue
+                if !accepting { events = 0 }
+            }
+            set.append(pollfd(fd: fd, events: events, revents: 0))
         }
-        polledConnections = plymouth.connections.count
     }
 
     @inline(never)  // not inlined into Daemon.run (for size)
@@ -184,7 +192,8 @@ final class BootFrontEnds {
 
     func handle(_ command: PsplashCommand?, daemon: Daemon, now: Int64) {
         guard let command else {
-            logger.notice("psplash front end: dropped a command longer than \(PsplashCommand.maximumLength) bytes")
+            // PsplashCommand.maximumLength written out (no number to format, for size).
+            logger.notice("psplash front end: dropped a command longer than 1024 bytes")
             return
         }
         switch command {

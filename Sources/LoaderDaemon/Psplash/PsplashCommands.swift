@@ -32,11 +32,9 @@ public enum PsplashCommand: Equatable, Sendable {
         }
         while index != bytes.endIndex, bytes[index] == 0x20 { index = bytes.index(after: index) }
         let argument = bytes[index...]
-        if length == 8, word == 0x5052_4F47_5245_5353 {  // PROGRESS
-            // psplash ignores PROGRESS without an argument.
-            if argument.isEmpty { return .ignored(text(bytes)) }
-            return .progress(atoi(argument))
-        }
+        // psplash ignores PROGRESS without an argument (it falls through to `ignored`, made at
+        // one place, for size).
+        if length == 8, word == 0x5052_4F47_5245_5353, !argument.isEmpty { return .progress(atoi(argument)) }  // PROGRESS
         if length == 3, word == 0x4D_5347 { return .message(text(argument)) }  // MSG
         if length == 4, word == 0x5155_4954 { return .quit }  // QUIT
         return .ignored(text(bytes))
