@@ -131,10 +131,12 @@ final class BootFrontEnds {
             guard p.revents != 0, let c = plymouth.connections.first(where: { $0.fd.rawValue == p.fd }) else { continue }
             service(c, revents: p.revents, daemon: daemon, now: now)
         }
-        for c in plymouth.connections where !c.dead && c.pendingOutput > 0 {
-            if !c.flush() { c.dead = true }
+        // One pass: what is waiting is sent, then a connection whose peer closed and that has
+        // nothing left to send goes (two loops were more code; for size).
+        for c in plymouth.connections where !c.dead {
+            if c.pendingOutput > 0 && !c.flush() { c.dead = true }
+            if c.readClosed && c.pendingOutput == 0 { c.dead = true }
         }
-        for c in plymouth.connections where c.readClosed && c.pendingOutput == 0 { c.dead = true }
         plymouth.connections.removeAll { $0.dead }
     }
 
