@@ -103,7 +103,7 @@ public final class DRMDisplay: Display {
         self.options = options
         framesPerSecond = options.screen.framesPerSecond
         var warnings: [String] = []
-        func note(_ message: String) { warnings.append(message); warn(name + ": " + message) }
+        func note(_ message: String) { noteOpenWarning(message, of: name, in: &warnings, warn) }
         func deviceError(_ message: String) -> DisplayOpenError { .device(DisplayError(display: name, message: message)) }
 
         let fd: FileDescriptor
@@ -167,13 +167,16 @@ public final class DRMDisplay: Display {
         if options.screen.console == .graphics {
             do { console = try ConsoleMode() } catch { note(error.description) }
         }
+        // The names gathered in this loop, not by a map of their own (for size).
+        var names: [String] = []
         for a in choice.assignments {
+            names.append(a.output.name)
             let crtc = probe.crtcIDs[a.crtcIndex]
             if let before = try? fd.drmCRTC(crtc) { saved.append(before) }
             guard let timing = probe.timing(a) else { continue }
             outputs.append((crtc, [a.output.connectorID], timing))
         }
-        outputNames = choice.assignments.map { $0.output.name }
+        outputNames = names
         card = fd
         shown = ShownFrame(width: placement.canvasWidth, height: placement.canvasHeight)
         events = .allocate(byteCount: 1024, alignment: 8)

@@ -95,7 +95,7 @@ public final class FramebufferDisplay: Display {
         framesPerSecond = options.screen.framesPerSecond
         vsync = options.vsync
         var warnings: [String] = []
-        func note(_ message: String) { warnings.append(message); warn(name + ": " + message) }
+        func note(_ message: String) { noteOpenWarning(message, of: name, in: &warnings, warn) }
         func deviceError(_ message: String) -> DisplayOpenError { .device(DisplayError(display: name, message: message)) }
         // Out of line: the device's and a character device stand-in's mapping fail alike (for size).
         @inline(never) func mapFailure(_ length: Int, _ error: Errno) -> DisplayOpenError {
@@ -156,7 +156,7 @@ public final class FramebufferDisplay: Display {
             } catch {
                 try? fd.close()
                 throw deviceError(options.device + " is not a framebuffer (FBIOGET_VSCREENINFO: " + error.description + "); "
-                    + "for a regular file give geometry=WxH and format=… (" + FramebufferPixelFormat.supportedNames + ")")
+                    + "for a regular file give geometry=WxH and format=… (" + supportedFormatNames() + ")")
             }
             switch FramebufferPixelFormat.resolve(info, fix) {
             case .success(let found): format = found
@@ -369,6 +369,13 @@ public final class FramebufferDisplay: Display {
 /// `warn` handler of the fb, drm and auto displays when none is given. One named function, so the
 /// code the compiler specialises for it exists once for the drm and auto paths.
 func warnOnStandardError(_ text: String) { standardErrorLine(StandardErrorPriority.prefix(4) + text) }
+
+/// A warning while a display opens: kept in its `warnings` and passed to `warn` as `NAME: MESSAGE`.
+/// One copy for the fb and drm displays (inlined, it was copied to each of their seven warnings).
+@inline(never) func noteOpenWarning(_ message: String, of display: String, in warnings: inout [String], _ warn: (String) -> Void) {
+    warnings.append(message)
+    warn(display + ": " + message)
+}
 
 /// Writes one line to standard error, unbuffered (warnings at open, before any logger exists).
 func standardErrorLine(_ text: String) {

@@ -65,7 +65,7 @@ struct FramebufferOptions: Sendable {
                 buffering = b
             case 13:  // format
                 guard let f = FramebufferPixelFormat.supported.first(where: { $0.name == value.asciiLowercased() })?.format else {
-                    return "format=" + value + ": expected one of " + FramebufferPixelFormat.supportedNames
+                    return "format=" + value + ": expected one of " + supportedFormatNames()
                 }
                 format = f
             case 14:  // stride
@@ -85,7 +85,7 @@ struct FramebufferOptions: Sendable {
                 return "stride=\(stride) is shorter than a row of \(g.width) pixels at \(f.bitsPerPixel) bpp (\(g.width * f.bytesPerPixel) bytes)"
             }
             file = (g.width, g.height, f, stride)
-        case (_?, nil): return "geometry= needs format= too (one of " + FramebufferPixelFormat.supportedNames + ") to use a file as the framebuffer"
+        case (_?, nil): return "geometry= needs format= too (one of " + supportedFormatNames() + ") to use a file as the framebuffer"
         case (nil, _?): return "format= only applies with geometry= (a file standing in for the device); a device reports its own format"
         case (nil, nil):
             if stride != nil { return "stride= only applies with geometry= and format= (a file standing in for the device)" }

@@ -30,7 +30,15 @@ extension FramebufferPixelFormat {
         if msbRight { problems += ", msb_right" }
         if let found, problems.isEmpty { return .success(found) }
         return .failure(UnsupportedPixelFormat(description:
-            "unsupported pixel format: " + described.description + problems + "; supported: " + supportedNames
+            "unsupported pixel format: " + described.description + problems + "; supported: " + supportedFormatNames()
             + " (switch the mode to 16 or 32 bpp, e.g. fbset -depth 32, or framebuffer_depth=32 in a Raspberry Pi's config.txt)"))
     }
+}
+
+/// `FramebufferPixelFormat.supportedNames`, built by a loop in one place: its map and join were
+/// copied into each of the four messages that name the formats (for size).
+@inline(never) func supportedFormatNames() -> String {
+    var text = ""
+    for entry in FramebufferPixelFormat.supported { text += text.isEmpty ? entry.name : ", " + entry.name }
+    return text
 }
