@@ -98,10 +98,6 @@ public final class DRMDisplay: Display {
 
     private init(options: DRMOptions, path: String, probed: Bool, spec: DisplaySpec, warn: (String) -> Void) throws(DisplayOpenError) {
         let name = "drm:" + path
-        self.name = name
-        self.path = path
-        self.options = options
-        framesPerSecond = options.screen.framesPerSecond
         var warnings: [String] = []
         func note(_ message: String) { noteOpenWarning(message, of: name, in: &warnings, warn) }
         func deviceError(_ message: String) -> DisplayOpenError { .device(DisplayError(display: name, message: message)) }
@@ -167,16 +163,18 @@ public final class DRMDisplay: Display {
         if options.screen.console == .graphics {
             do { console = try ConsoleMode() } catch { note(error.description) }
         }
-        // The names gathered in this loop, not by a map of their own (for size).
-        var names: [String] = []
         for a in choice.assignments {
-            names.append(a.output.name)
             let crtc = probe.crtcIDs[a.crtcIndex]
             if let before = try? fd.drmCRTC(crtc) { saved.append(before) }
             guard let timing = probe.timing(a) else { continue }
             outputs.append((crtc, [a.output.connectorID], timing))
         }
-        outputNames = names
+        outputNames = Self.names(choice)
+        // Set here, not first: a failure above has fewer properties to take apart (for size).
+        self.name = name
+        self.path = path
+        self.options = options
+        framesPerSecond = options.screen.framesPerSecond
         card = fd
         shown = ShownFrame(width: placement.canvasWidth, height: placement.canvasHeight)
         events = .allocate(byteCount: 1024, alignment: 8)
@@ -331,14 +329,31 @@ public final class DRMDisplay: Display {
               case .success(let choice) = DRMOutputChoice.choose(probe.outputs, crtcCount: probe.crtcIDs.count, connector: options.connector, mode: request) else {
             throw waiting
         }
-        outputs = choice.assignments.compactMap { a in probe.timing(a).map { (probe.crtcIDs[a.crtcIndex], [a.output.connectorID], $0) } }
-        outputNames = choice.assignments.map { $0.output.name }
-        pendingFlips = 0
-        do { try setCRTCs() } catch {
+        do { try follow(choice, probe, names: Self.names(choice)) } catch {
             throw waiting
         }
         needsModeset = false
         statistics.recoveries += 1
+    }
+
+    /// The names of the connectors `choice` drives (one loop for open and both re-probes, for size).
+    static func names(_ choice: DRMOutputChoice) -> [String] {
+        var names: [String] = []
+        for a in choice.assignments { names.append(a.output.name) }
+        return names
+    }
+
+    /// Drives the outputs `choice` picked from `probe` after a re-probe, with the front buffer
+    /// (`recover` and `outputsChanged` alike: one copy, for size).
+    private func follow(_ choice: DRMOutputChoice, _ probe: DRMProbe, names: [String]) throws(Errno) {
+        var driven: [(crtc: UInt32, connectors: [UInt32], timing: loaderd_drm_mode_info)] = []
+        for a in choice.assignments {
+            if let timing = probe.timing(a) { driven.append((probe.crtcIDs[a.crtcIndex], [a.output.connectorID], timing)) }
+        }
+        outputs = driven
+        outputNames = names
+        pendingFlips = 0
+        try setCRTCs()
     }
 
     public var followsOutputs: Bool { !closed }
@@ -354,15 +369,12 @@ public final class DRMDisplay: Display {
                                                                  connector: options.connector, mode: options.mode) else {
             return .same
         }
-        let names = choice.assignments.map { $0.output.name }
+        let names = Self.names(choice)
         if choice.width != screenWidth || choice.height != screenHeight {
             return .reopen("\(names.joined(separator: ", ")) now shows \(choice.width)x\(choice.height), not \(screenWidth)x\(screenHeight)")
         }
         if names == outputNames && !needsModeset { return .same }
-        outputs = choice.assignments.compactMap { a in probe.timing(a).map { (probe.crtcIDs[a.crtcIndex], [a.output.connectorID], $0) } }
-        outputNames = names
-        pendingFlips = 0
-        do { try setCRTCs() } catch {
+        do { try follow(choice, probe, names: names) } catch {
             needsModeset = true
             return .same
         }

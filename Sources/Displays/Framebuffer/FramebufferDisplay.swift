@@ -91,8 +91,6 @@ public final class FramebufferDisplay: Display {
 
     private init(options: FramebufferOptions, spec: DisplaySpec, warn: (String) -> Void) throws(DisplayOpenError) {
         let name = "fb:" + options.device
-        self.name = name
-        framesPerSecond = options.screen.framesPerSecond
         vsync = options.vsync
         var warnings: [String] = []
         func note(_ message: String) { noteOpenWarning(message, of: name, in: &warnings, warn) }
@@ -204,6 +202,9 @@ public final class FramebufferDisplay: Display {
         case .failure(.doesNotFit(let why)):
             throw .spec(DisplaySpecError(spec: spec.description, message: why + " (change size=, scale=, anchor=, x= or y=)"))
         }
+        // Set here, not first: a failure above has fewer properties to take apart (for size).
+        self.name = name
+        framesPerSecond = options.screen.framesPerSecond
         self.placement = placement
         writer = FrameWriter(placement: placement, encoder: PixelEncoder(format), background: options.screen.background, stride: stride)
         shown = ShownFrame(width: placement.canvasWidth, height: placement.canvasHeight)
