@@ -45,20 +45,46 @@ func drmMasterHint(path: String, _ error: Errno) -> String {
 func drmMasterHolder(path: String) -> String? {
     guard let file = path.split(separator: "/").last, file.hasPrefix("card"), let minor = Int(file.dropFirst(4)) else { return nil }
     guard let text = readSmallFile("/sys/kernel/debug/dri/\(minor)/clients") else { return nil }
-    // Columns: command tgid dev master a uid magic; master is "y" for the master client.
-    for line in text.split(separator: "\n").dropFirst() {
-        let columns = line.split(separator: " ")
-        if columns.count >= 4, columns[3] == "y" { return "\(columns[0]) (pid \(columns[1]))" }
+    return masterClient(text)
+}
+
+/// The master client's `command (pid N)` in the text of a debugfs `clients` file. Columns:
+/// command tgid dev master a uid magic; master is "y" for the master client. Read on the bytes
+/// in one pass, as a split into lines and then into columns would read them: the first line (the
+/// header) skipped, empty lines and runs of spaces counting for nothing (for size: no arrays of
+/// substrings).
+func masterClient(_ text: ArraySlice<UInt8>) -> String? {
+    var lines = 0, columns = 0, start = -1, lineHasBytes = false, isMaster = false
+    var command = 0..<0, pid = 0..<0
+    for i in text.startIndex...text.endIndex {
+        let byte = i < text.endIndex ? text[i] : UInt8(ascii: "\n")
+        if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\n") {
+            if start < 0 { start = i }
+        } else if start >= 0 {
+            if columns == 0 { command = start..<i } else if columns == 1 { pid = start..<i }
+            if columns == 3 { isMaster = i - start == 1 && text[start] == UInt8(ascii: "y") }
+            columns += 1
+            start = -1
+        }
+        if byte != UInt8(ascii: "\n") {
+            lineHasBytes = true
+        } else if lineHasBytes {
+            if lines > 0 && isMaster {
+                return String(decoding: text[command], as: UTF8.self) + " (pid " + String(decoding: text[pid], as: UTF8.self) + ")"
+            }
+            lines += 1
+            columns = 0; isMaster = false; lineHasBytes = false
+        }
     }
     return nil
 }
 
 /// The first 8 KB of a small file (sysfs, debugfs), or nil.
-func readSmallFile(_ path: String) -> String? {
+func readSmallFile(_ path: String) -> ArraySlice<UInt8>? {
     guard let fd = try? FileDescriptor.openDevice(path, .readOnly, options: [.closeOnExec]) else { return nil }
     defer { try? fd.close() }
     var bytes = [UInt8](repeating: 0, count: 8192)
     let n = bytes.withUnsafeMutableBytes { (b: UnsafeMutableRawBufferPointer) -> Int in (try? fd.read(into: b)) ?? 0 }
     guard n > 0 else { return nil }
-    return String(decoding: bytes[0..<n], as: UTF8.self)
+    return bytes[0..<n]
 }

@@ -63,21 +63,20 @@ public struct DRMOutputChoice: Sendable, Equatable {
     /// `crtcCount` CRTCs exist; each output needs one its encoders can reach.
     public static func choose(_ outputs: [DRMOutput], crtcCount: Int, connector: String? = nil,
                               mode request: DRMModeRequest? = nil) -> Result<DRMOutputChoice, DRMChoiceError> {
-        // What is missing, and the connectors listed after it in one place (for size).
-        var found: DRMOutput? = nil
-        var missing = "no connected output"
+        let primary: DRMOutput
         if let connector {
-            let wanted = connector.asciiLowercased()
-            if let named = outputs.first(where: { $0.name.asciiLowercased() == wanted }) {
-                if named.connected && !named.modes.isEmpty { found = named } else { missing = "connector " + named.name + " has no display attached" }
-            } else {
-                missing = "no connector named " + connector
+            guard let named = outputs.first(where: { $0.name.asciiLowercased() == connector.asciiLowercased() }) else {
+                return .failure(.noConnectedOutput("no connector named " + connector + " (connectors: " + listing(outputs) + ")"))
             }
+            guard named.connected, !named.modes.isEmpty else {
+                return .failure(.noConnectedOutput("connector " + named.name + " has no display attached (connectors: " + listing(outputs) + ")"))
+            }
+            primary = named
         } else {
-            found = outputs.first(where: { $0.connected && !$0.modes.isEmpty })
-        }
-        guard let primary = found else {
-            return .failure(.noConnectedOutput(missing + " (connectors: " + (connector == nil && outputs.isEmpty ? "none" : listing(outputs)) + ")"))
+            guard let first = outputs.first(where: { $0.connected && !$0.modes.isEmpty }) else {
+                return .failure(.noConnectedOutput("no connected output (connectors: " + (outputs.isEmpty ? "none" : listing(outputs)) + ")"))
+            }
+            primary = first
         }
         let mode: DRMMode
         if let request {
