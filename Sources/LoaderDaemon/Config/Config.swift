@@ -121,7 +121,7 @@ extension [Config.Parameter] {
 
 extension Config {
     /// Largest config file read (a real one is a few KiB).
-    public static let maximumFileSize = 1 << 20
+    public static let maximumFileSize = 1 << 20  // (written in readFile's message too)
 
     /// Reads and checks the file at `path`. Errors name the path, and the line, column and key
     /// when the content is at fault.
@@ -140,7 +140,9 @@ extension Config {
     static func parse(_ text: String, source: String, checksMachine: Bool) throws(ConfigError) -> Config {
         let root = try TOML.parse(text, source: source)
         var decoder = ConfigDecoder(source: source, checksMachine: checksMachine)
-        return try decoder.decode(root)
+        let config = decoder.decode(root)
+        if let failure = decoder.failure { throw failure }
+        return config
     }
 
     /// Every key the file may hold, by table ("" is the top level); `config/loaderd.toml`
@@ -179,7 +181,7 @@ extension Config {
             throw failure("read the config file", error.rawValue)
         }
         guard let bytes else {
-            throw ConfigError(source: path, message: "the file is larger than \(maximumFileSize / 1024) KiB; is it the right file?")
+            throw ConfigError(source: path, message: "the file is larger than 1024 KiB; is it the right file?")
         }
         return bytes
     }

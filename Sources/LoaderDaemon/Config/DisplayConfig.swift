@@ -95,7 +95,7 @@ extension ConfigDecoder {
     /// or refuses the display as a whole. At most a round or two per key.
     ///
     /// A key a display cannot do without (`path`, `size`) is not left out but given a valid
-    /// stand-in value (`standIns`), so that the keys after it are checked too; and a refusal that
+    /// stand-in value (`standIn`), so that the keys after it are checked too; and a refusal that
     /// only the leaving out caused (`missing path=FILE`) is not reported: the key's own error was.
     @inline(never) private mutating func checkValues(_ spec: DisplaySpec, entries: [TOMLEntry], table: TOMLTable) {
         var remaining = spec
@@ -108,7 +108,7 @@ extension ConfigDecoder {
             } catch {
                 guard let about = entry(about: error, entries: entries), remaining[about.key] != nil else {
                     let cause = left.first { Self.mentions(error.message, key: $0) }
-                    if let cause, !stoodIn.contains(cause), let value = Self.standIns.first(where: { $0.key == cause })?.value {
+                    if let cause, !stoodIn.contains(cause), let value = Self.standIn(for: cause) {
                         stoodIn.append(cause)
                         remaining.options.append(DisplaySpec.Option(cause, value))
                         continue
@@ -125,9 +125,11 @@ extension ConfigDecoder {
         }
     }
 
-    /// Values every display that requires the key accepts, standing in for a refused one.
-    /// (A list: a dictionary would bring its hashing code into the board binary for two keys.)
-    private static let standIns: [(key: String, value: String)] = [("path", "/loaderd-check.ppm"), ("size", "8x8")]
+    /// A value every display that requires `key` accepts, standing in for a refused one; nil for
+    /// a key that needs none. (Code, not a table of pairs: the table's initialiser was larger.)
+    private static func standIn(for key: String) -> String? {
+        key == "path" ? "/loaderd-check.ppm" : key == "size" ? "8x8" : nil
+    }
 
     /// The entry a display's refusal is about: its messages begin with the key (`rotate=45: …`,
     /// `'modules' must be …`, `'rows' must divide …`, `size='9x' is not …`); nil for one about

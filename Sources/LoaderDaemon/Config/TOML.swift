@@ -56,12 +56,12 @@ extension UInt8 {
 /// The parser: one pass over the bytes, no backtracking beyond a token.
 struct TOMLParser {
     /// Nesting limit for arrays and inline tables, so hostile input cannot exhaust the stack.
-    static let maximumDepth = 32
+    static let maximumDepth = 32  // (written in parseValue's message too)
     /// Most tables a key may reach through, counting the header's parts, a dotted key's parts and
     /// enclosing inline tables (`a.b.c = 1` under `[x.y]` is 5 deep). The tree is released (and
     /// compared) recursively: without a bound, `a.a.a…a = 1` with 30,000 parts overflowed the
     /// stack when the tree was freed. A real loaderd.toml is 2 or 3 deep.
-    static let maximumKeyDepth = 64
+    static let maximumKeyDepth = 64  // (written in parseKey's message too)
 
     let bytes: [UInt8]
     let source: String

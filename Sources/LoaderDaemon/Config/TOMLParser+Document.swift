@@ -30,7 +30,7 @@ extension TOMLParser {
         let isArray = peek == .openBracket
         if isArray { i += 1 }
         skipWhitespace()
-        let keys = try parseKey()
+        let (path, positions) = try parseKey()
         skipWhitespace()
         guard peek == .closeBracket else { throw unexpected(isArray ? "expected ']]' to close the table header" : "expected ']' to close the table header") }
         i += 1
@@ -38,15 +38,14 @@ extension TOMLParser {
             guard peek == .closeBracket else { throw unexpected("expected ']]' to close the array-of-tables header") }
             i += 1
         }
-        let path = keys.map { $0.key }
         // The header as written, once: each message below names it.
         let dotted = joined(path, separator: ".")
         let shownHeader = isArray ? "[[" + dotted + "]]" : "[" + dotted + "]"
         try expectEndOfLine(after: "the table header " + shownHeader)
 
         var table = root
-        for n in 0..<(keys.count - 1) {
-            let part = keys[n]
+        for n in 0..<(path.count - 1) {
+            let part = (key: path[n], position: positions[n])
             if let k = table.index(of: part.key) {
                 switch table.entries[k].value.kind {
                 case .table(let t) where t.origin != .inline:
@@ -60,7 +59,7 @@ extension TOMLParser {
                 table = Self.appendTable(to: table, .implicit, part)
             }
         }
-        let last = keys[keys.count - 1]
+        let last = (key: path[path.count - 1], position: positions[path.count - 1])
         if let k = table.index(of: last.key) {
             // Before `existing` is bound: a copy of the entry would keep a second reference to the
             // array, and appending would copy it (TOMLTable.appendToTableArray).
@@ -105,27 +104,30 @@ extension TOMLParser {
     // MARK: Keys
 
     /// `a`, `"a b"`, `'a'`, `a.b."c"`: the parts and where each starts.
-    mutating func parseKey(enclosingDepth: Int = 0) throws(ConfigError) -> [(key: String, position: SourcePosition)] {
-        var parts: [(key: String, position: SourcePosition)] = []
+    mutating func parseKey(enclosingDepth: Int = 0) throws(ConfigError) -> (keys: [String], positions: [SourcePosition]) {
+        // Two arrays, not one of (key, position) pairs: the callers take the keys as they are
+        // (a `map` over the pairs was 0.25 KB).
+        var parts: [String] = [], positions: [SourcePosition] = []
         while true {
             let start = position
             guard enclosingDepth + parts.count < Self.maximumKeyDepth else {
-                throw error("a key may be at most \(Self.maximumKeyDepth) tables deep (counting the table header, the dotted key's parts and enclosing inline tables); this one is deeper")
+                throw error("a key may be at most 64 tables deep (counting the table header, the dotted key's parts and enclosing inline tables); this one is deeper")
             }
             guard let b = peek else { throw error("expected a key, found end of file") }
             if b == .quote {
-                parts.append((try parseBasicString(key: []), start))
+                parts.append(try parseBasicString(key: []))
             } else if b == .apostrophe {
-                parts.append((try parseLiteralString(key: []), start))
+                parts.append(try parseLiteralString(key: []))
             } else if b.isBareKey {
                 let from = i
                 while i < bytes.count && bytes[i].isBareKey { i += 1 }
-                parts.append((utf8Text(bytes, from, i), start))
+                parts.append(utf8Text(bytes, from, i))
             } else {
                 throw unexpected("expected a key (letters, digits, '_', '-', or a quoted key)")
             }
+            positions.append(start)
             skipWhitespace()
-            guard peek == .dot else { return parts }
+            guard peek == .dot else { return (parts, positions) }
             i += 1
             skipWhitespace()
         }
@@ -134,8 +136,8 @@ extension TOMLParser {
     /// `key = value` into `table`; dotted keys make (or extend) dotted tables.
     @discardableResult
     mutating func parseKeyValue(into table: TOMLTable, path: [String], depth: Int = 0) throws(ConfigError) -> [String] {
-        let keys = try parseKey(enclosingDepth: path.count)
-        let fullPath = path + keys.map { $0.key }
+        let (keys, positions) = try parseKey(enclosingDepth: path.count)
+        let fullPath = path + keys
         skipWhitespace()
         guard peek == .equals else {
             throw unexpected("expected '=' after the key '" + joined(fullPath, separator: ".", path.count..<fullPath.count) + "'", key: path)
@@ -144,7 +146,7 @@ extension TOMLParser {
         skipWhitespace()
         var target = table
         for n in 0..<(keys.count - 1) {
-            let part = keys[n]
+            let part = (key: keys[n], position: positions[n])
             if let k = target.index(of: part.key) {
                 guard case .table(let t) = target.entries[k].value.kind, t.origin == .dotted else {
                     throw error("'\(joined(fullPath, separator: ".", 0..<(path.count + n + 1)))' is already defined (line \(target.entries[k].keyPosition.line)); it cannot be extended with a dotted key", at: part.position)
@@ -154,7 +156,7 @@ extension TOMLParser {
                 target = Self.appendTable(to: target, .dotted, part)
             }
         }
-        let last = keys[keys.count - 1]
+        let last = (key: keys[keys.count - 1], position: positions[keys.count - 1])
         if let existing = target[last.key] {
             throw error("duplicate key '\(last.key)' (first set at line \(existing.keyPosition.line))", at: last.position,
                         dottedKey: fullPath.count > 1 ? joined(fullPath, separator: ".", 0..<(fullPath.count - 1)) : nil)

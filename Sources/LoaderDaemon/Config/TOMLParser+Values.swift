@@ -24,7 +24,7 @@ extension TOMLParser {
             if depth < Self.maximumDepth {
                 return b == .openBracket ? try parseArray(key: key, depth: depth + 1) : try parseInlineTable(key: key, depth: depth + 1)
             }
-            message = "arrays and inline tables nested more than \(Self.maximumDepth) deep"
+            message = "arrays and inline tables nested more than 32 deep"
         default:
             return try parseScalarWord(key: key)
         }
@@ -84,17 +84,23 @@ extension TOMLParser {
         let count = e == UInt8(ascii: "u") ? 4 : 8
         var value: UInt32 = 0
         let escape = e == UInt8(ascii: "u") ? "\\u" : "\\U"
-        for _ in 0..<count {
-            guard i < bytes.count, Self.digitValue(bytes[i]) < 16 else {
-                throw error("\(escape) needs \(count) hexadecimal digits", at: escapeStart, key: key)
-            }
+        var digits = 0
+        while digits < count && i < bytes.count && Self.digitValue(bytes[i]) < 16 {
             value = value << 4 | UInt32(Self.digitValue(bytes[i]))
             i += 1
+            digits += 1
         }
-        guard Unicode.Scalar(value) != nil else {
-            throw error(escape + String(value, radix: 16, uppercase: true) + " is not a Unicode scalar value", at: escapeStart, key: key)
+        // One `throw` for both refusals (for size).
+        let problem: String
+        if digits < count {
+            problem = count == 4 ? " needs 4 hexadecimal digits" : " needs 8 hexadecimal digits"
+        } else if Unicode.Scalar(value) == nil {
+            problem = String(value, radix: 16, uppercase: true) + " is not a Unicode scalar value"
+        } else {
+            Self.appendUTF8(value, to: &out)
+            return
         }
-        Self.appendUTF8(value, to: &out)
+        throw error(escape + problem, at: escapeStart, key: key)
     }
 
     /// `'...'`, taken as written; the cursor is on the opening apostrophe.
@@ -257,7 +263,7 @@ extension TOMLParser {
             }
             if radix != 0 {
                 guard appendDigits(w, s + 2, w.count, radix: radix, to: &text) else { return nil }
-                guard let magnitude = Int(utf8Text(text, 0, text.count), radix: radix) else { return .outOfRange }
+                guard let magnitude = integer(text, from: 0, radix: radix, negative: false) else { return .outOfRange }
                 return .integer(negative ? -magnitude : magnitude)
             }
         }
@@ -285,13 +291,26 @@ extension TOMLParser {
             }
             guard appendDigits(w, from, w.count, radix: 10, to: &text) else { return nil }
         }
-        let number = utf8Text(text, 0, text.count)
         if dot != nil || exponent < w.count {
-            guard let d = Double(number) else { return nil }
+            guard let d = Double(utf8Text(text, 0, text.count)) else { return nil }
             return d.isFinite ? .float(d) : .outOfRange
         }
-        guard let n = Int(number) else { return .outOfRange }
+        guard let n = integer(text, from: intStart, radix: 10, negative: negative) else { return .outOfRange }
         return .integer(n)
+    }
+
+    /// The digits `digits[from...]` in `radix` as an Int, negated when `negative`; nil when it does
+    /// not fit. (On the bytes: `Int(String)` needed the digits made a String first, for size.)
+    static func integer(_ digits: [UInt8], from: Int, radix: Int, negative: Bool) -> Int? {
+        var n = 0
+        for k in from..<digits.count {
+            let (shifted, overflow) = n.multipliedReportingOverflow(by: radix)
+            let (next, carry) = negative ? shifted.subtractingReportingOverflow(digitValue(digits[k]))
+                                         : shifted.addingReportingOverflow(digitValue(digits[k]))
+            if overflow || carry { return nil }
+            n = next
+        }
+        return n
     }
 
     /// The digits of `w[from..<to]` in `radix`, without their underscores, appended to `out`;
