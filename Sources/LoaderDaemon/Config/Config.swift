@@ -140,9 +140,7 @@ extension Config {
     static func parse(_ text: String, source: String, checksMachine: Bool) throws(ConfigError) -> Config {
         let root = try TOML.parse(text, source: source)
         var decoder = ConfigDecoder(source: source, checksMachine: checksMachine)
-        let config = decoder.decode(root)
-        if let failure = decoder.failure { throw failure }
-        return config
+        return try decoder.decode(root)
     }
 
     /// Every key the file may hold, by table ("" is the top level); `config/loaderd.toml`

@@ -64,9 +64,7 @@ struct ConfigDecoder {
         return error("unknown key '\(entry.key)' in [\(name)]\(didYouMean(entry.key, known)); known keys: " + joined(known, separator: ", "), at: entry.keyPosition, key: nil)
     }
 
-    /// The settings `root` gives; then `failure` tells whether any of them was refused. (Not
-    /// `throws`: the Config returned from a throwing `decode` was copied, 0.25 KB of code.)
-    mutating func decode(_ root: TOMLTable) -> Config {
+    mutating func decode(_ root: TOMLTable) throws(ConfigError) -> Config {
         var config = Config()
         // Each section reports its own errors (no `throws` here: each `try` with its `catch` was
         // code of its own).
@@ -81,16 +79,11 @@ struct ConfigDecoder {
             default: config.screen = decodeScreen(t)
             }
         }
-        return config
-    }
-
-    /// Every problem `decode` found, as one error to throw; nil for none.
-    var failure: ConfigError? {
-        guard var error = ConfigError.combined(problems) else { return nil }
+        guard var error = ConfigError.combined(problems) else { return config }
         if unreported > 0 {
             error.more.append(ConfigError(source: source, message: "and \(unreported) more errors not shown; fix the ones above first"))
         }
-        return error
+        throw error
     }
 
     /// The section `entry` is (its key is the section's name); nil, reported, when it is not a table.

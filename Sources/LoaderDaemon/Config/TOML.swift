@@ -149,7 +149,7 @@ struct TOMLParser {
         while i < bytes.count && bytes[i] != .newline {
             let b = bytes[i]
             if b == .carriageReturn && i + 1 < bytes.count && bytes[i + 1] == .newline { break }
-            if (b < 0x20 && b != .tab) || b == 0x7F { throw error("\(found) in a comment") }
+            if (b < 0x20 && b != .tab) || b == 0x7F { throw error(found + " in a comment") }
             i += 1
         }
     }
@@ -169,7 +169,8 @@ struct TOMLParser {
     }
 
     /// After a header or key/value: only spaces and a comment may follow on the line.
-    mutating func expectEndOfLine(after what: String, key: [String] = []) throws(ConfigError) {
+    /// A call: inlined into `parseHeader` and `parseDocument`, each held a copy (for size).
+    @inline(never) mutating func expectEndOfLine(after what: String, key: [String] = []) throws(ConfigError) {
         skipWhitespace()
         try skipComment()
         guard i < bytes.count else { return }

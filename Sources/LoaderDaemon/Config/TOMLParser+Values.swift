@@ -44,7 +44,7 @@ extension TOMLParser {
             let b = bytes[i]
             if b == .quote { i += 1; return utf8Text(out, 0, out.count) }
             if (b < 0x20 && b != .tab) || b == 0x7F {
-                message = "\(found) in a string; write it as an escape such as \\n or \\u0000"
+                message = found + " in a string; write it as an escape such as \\n or \\u0000"
                 place = nil
                 break
             }
@@ -114,7 +114,7 @@ extension TOMLParser {
             let b = bytes[i]
             if b == .apostrophe { i += 1; return utf8Text(bytes, from, i - 1) }
             if (b < 0x20 && b != .tab) || b == 0x7F {
-                message = "\(found) in a string"
+                message = found + " in a string"
                 place = nil
                 break
             }
