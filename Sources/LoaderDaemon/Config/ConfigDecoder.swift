@@ -59,7 +59,7 @@ struct ConfigDecoder {
         let (name, known) = Config.knownKeys[table.rawValue]
         if table == .top {
             let hint = suggestion(for: entry.key, among: known).map { $0 == "display" ? " (did you mean [[display]]?)" : " (did you mean [" + $0 + "]?)" } ?? ""
-            return error("unknown table or key '\(entry.key)'\(hint); the file has [daemon], [loader], [[display]], [boot] and [screen]", at: entry.keyPosition, key: nil)
+            return error("unknown table or key '" + entry.key + "'" + hint + "; the file has [daemon], [loader], [[display]], [boot] and [screen]", at: entry.keyPosition, key: nil)
         }
         return error("unknown key '\(entry.key)' in [\(name)]\(didYouMean(entry.key, known)); known keys: " + joined(known, separator: ", "), at: entry.keyPosition, key: nil)
     }
@@ -240,7 +240,7 @@ struct ConfigDecoder {
             }
             return self.error("unknown parameter '\(p.key)' for \(name)\(didYouMean(p.key, known)); \(name) accepts " + joined(known, separator: ", "), at: bad.keyPosition, key: nil)
         }
-        return self.error("\(p.reason), got \(bad.value.shown)", at: bad.value.position, key: key)
+        return self.error(p.reason + ", got " + bad.value.shown, at: bad.value.position, key: key)
     }
 
     @inline(never) private mutating func decodeBoot(_ table: TOMLTable) -> Config.Boot {
@@ -286,7 +286,7 @@ struct ConfigDecoder {
     func loaderName(_ entry: TOMLEntry, _ key: String) throws(ConfigError) -> String {
         let name = try string(entry, key)
         guard let type = Catalog.type(named: name) else {
-            throw error("unknown loader \(quoted(name))\(didYouMean(name, Catalog.names)); available: " + joined(Catalog.names, separator: ", "), at: entry.value.position, key: key)
+            throw error("unknown loader " + quoted(name) + didYouMean(name, Catalog.names) + "; available: " + joined(Catalog.names, separator: ", "), at: entry.value.position, key: key)
         }
         return type.name
     }

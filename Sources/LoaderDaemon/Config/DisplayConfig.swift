@@ -18,7 +18,7 @@ extension ConfigDecoder {
             var list: [TOMLTable] = []
             for item in items {
                 guard case .table(let t) = item.kind else {
-                    report(error("expected [[display]] tables, got \(item.shown) in the array", at: item.position, key: "display"))
+                    report(error("expected [[display]] tables, got " + item.shown + " in the array", at: item.position, key: "display"))
                     return []
                 }
                 list.append(t)
