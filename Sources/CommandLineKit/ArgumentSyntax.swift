@@ -37,23 +37,21 @@ public enum ArgumentSyntax {
         var index = 0
         var onlyPositionals = false
         func isOptionLike(_ word: String) -> Bool {
-            switch spelling(word) {
-            case .text: return false
-            case .option: return true
-            case .number:
-                let short = String(word.dropFirst())
-                return options.contains(where: { $0.hasShort(short) })
-            }
+            guard word.utf8.count > 1, word.utf8.first == UInt8(ascii: "-"), !namesNoOption(word) else { return false }
+            guard looksNegative(word) else { return true }
+            let short = String(word.dropFirst())
+            return options.contains(where: { $0.short == short })
         }
-        // One throw for both ways a value can be missing (each throw was code of its own).
         func takeValue(_ option: OptionSpec, attached: String?) throws(UsageError) -> String {
             if let attached {
-                if !attached.isEmpty { return attached }
-            } else if index < arguments.count, !isOptionLike(arguments[index]) {
-                index += 1
-                return arguments[index - 1]
+                guard !attached.isEmpty else { throw UsageError(message: "Missing value for '\(option.label)'", option: option) }
+                return attached
             }
-            throw UsageError(message: "Missing value for '" + option.label + "'", option: option)
+            guard index < arguments.count, !isOptionLike(arguments[index]) else {
+                throw UsageError(message: "Missing value for '\(option.label)'", option: option)
+            }
+            index += 1
+            return arguments[index - 1]
         }
         while index < arguments.count {
             let word = arguments[index]
@@ -67,13 +65,11 @@ public enum ArgumentSyntax {
                 continue
             }
             if word.hasPrefix("---") { throw UsageError(message: "Invalid option: " + word) }
-            // The name after the dashes, and a value attached with `=`: one split for both forms.
-            let long = word.hasPrefix("--")
-            let parts = word.dropFirst(long ? 2 : 1).split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0])
-            if !long {
+            if !word.hasPrefix("--") {
                 // -h, a short alias (-o FILE, -q), or a single-dash long name.
-                if let option = options.first(where: { $0.hasShort(name) }) {
+                let body = word.dropFirst()
+                let name = String(body.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0])
+                if let option = options.first(where: { $0.short == name }) {
                     switch option.kind {
                     case .flag: parsed.flags.append(option.name)
                     case .value: parsed.values.append((option.name, try takeValue(option, attached: nil)))
@@ -85,6 +81,9 @@ public enum ArgumentSyntax {
                 }
                 continue
             }
+            let body = word.dropFirst(2)
+            let parts = body.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0])
             let attached: String? = parts.count > 1 ? String(parts[1]) : nil
             if name == "help" { parsed.helpRequested = true; continue }
             if name == "version" { parsed.versionRequested = true; continue }
@@ -95,7 +94,7 @@ public enum ArgumentSyntax {
             switch option.kind {
             case .flag:
                 if let attached {
-                    throw UsageError(message: "The option '--" + name + "' does not take any value, but '" + attached + "' was specified.")
+                    throw UsageError(message: "The option '--\(name)' does not take any value, but '\(attached)' was specified.")
                 }
                 parsed.flags.append(name)
             case .value:
@@ -105,49 +104,18 @@ public enum ArgumentSyntax {
         return parsed
     }
 
-    /// How a word is spelled, as `parse` reads it: `text` without a dash first and a character
-    /// after it, or with a space before any `=` (`namesNoOption`); `number` when it looks negative
-    /// (`looksNegative`), an option only if one is spelled so; else `option`.
-    enum Spelling { case text, option, number }
-
-    /// The three checks in one pass over the bytes in place (each on its own, and the UTF8View's
-    /// `count` and `first`, were more code).
-    static func spelling(_ word: String) -> Spelling {
-        var word = word
-        return word.withUTF8 { bytes in
-            guard bytes.count > 1, bytes[0] == UInt8(ascii: "-") else { return .text }
-            for byte in bytes {
-                if byte == UInt8(ascii: "=") { break }
-                if byte == UInt8(ascii: " ") { return .text }
-            }
-            let second = bytes[1]
-            return (second >= UInt8(ascii: "0") && second <= UInt8(ascii: "9")) || second == UInt8(ascii: ".") ? .number : .option
-        }
-    }
-
     /// A word with a space before any `=`, such as `- item` or `-- Mounting --`: no option is
     /// named so, so it is text (a positional, or an option's value) wherever it stands.
     /// (`--message=two words` is still the option with its value.)
-    @inline(never)  // loaderctl's one call site: kept a call, as it was before `spelling` (for size)
     public static func namesNoOption(_ word: String) -> Bool {
-        var word = word
-        return word.withUTF8 { bytes in  // a loop over the bytes in place: the lazy prefix's code was larger
-            for byte in bytes {
-                if byte == UInt8(ascii: "=") { return false }
-                if byte == UInt8(ascii: " ") { return true }
-            }
-            return false
-        }
+        word.utf8.prefix { $0 != UInt8(ascii: "=") }.contains(UInt8(ascii: " "))
     }
 
     /// `-20`, `-0.5`, `-.5`: a minus sign then a digit or a point.
-    @inline(never)  // as namesNoOption
     public static func looksNegative(_ word: String) -> Bool {
-        var word = word
-        return word.withUTF8 { bytes in  // the bytes in place, not copied into an array
-            guard bytes.count > 1, bytes[0] == UInt8(ascii: "-") else { return false }
-            return (bytes[1] >= UInt8(ascii: "0") && bytes[1] <= UInt8(ascii: "9")) || bytes[1] == UInt8(ascii: ".")
-        }
+        let bytes = Array(word.utf8)
+        guard bytes.count > 1, bytes[0] == UInt8(ascii: "-") else { return false }
+        return (bytes[1] >= UInt8(ascii: "0") && bytes[1] <= UInt8(ascii: "9")) || bytes[1] == UInt8(ascii: ".")
     }
 
     /// The error for the first unknown option (with the closest long name when one is near).
@@ -159,10 +127,8 @@ public enum ArgumentSyntax {
             let distance = editDistance(name, unknown)
             if distance < 4, best == nil || distance < best!.distance { best = (name, distance) }
         }
-        // One message, one error (each was code of its own).
-        var message = "Unknown option '" + unknown + "'"
-        if let best { message += ". Did you mean '" + best.name + "'?" }
-        return UsageError(message: message)
+        if let best { return UsageError(message: "Unknown option '\(unknown)'. Did you mean '\(best.name)'?") }
+        return UsageError(message: "Unknown option '\(unknown)'")
     }
 
     /// The error for what was left over: the first unknown option, else the first extra
@@ -180,7 +146,7 @@ public enum ArgumentSyntax {
         var result: T?
         for value in parsed.all(option.name) {
             guard let converted = convert(value) else {
-                throw UsageError(message: "The value '" + value + "' is invalid for '" + option.label + "'", option: option)
+                throw UsageError(message: "The value '\(value)' is invalid for '\(option.label)'", option: option)
             }
             result = converted
         }

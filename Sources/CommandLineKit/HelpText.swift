@@ -100,8 +100,8 @@ public enum HelpText {
 /// the words at fault, as given: their control characters are written out (`TerminalText`).
 public func exitWithUsageError(_ error: UsageError, usage: String, helpCommand: String) -> Never {
     var text = "Error: " + TerminalText.escaped(error.message) + "\n"
-    if let option = error.option { text += "Help:  " + option.label + "  " + option.help + "\n" }
+    if let option = error.option { text += "Help:  \(option.label)  \(option.help)\n" }
     text += "Usage: " + usage + "\n  See '" + helpCommand + "' for more information.\n"
-    writeAll(text, to: STDERR_FILENO)  // it ends with its newline: printError's check not needed
+    printError(text)
     exit(ExitCode.usage)
 }

@@ -30,14 +30,6 @@ public struct OptionSpec: Sendable {
         }
     }
 
-    /// Whether `-name` is this option's one-letter alias. A call rather than `short == name`,
-    /// whose optional comparison was inlined at each site (for size).
-    @inline(never)
-    func hasShort(_ name: String) -> Bool {
-        guard let short else { return false }
-        return short == name
-    }
-
     /// `-o, --output <FILE>`: how the help lists it.
     public var helpLabel: String { (short.map { "-" + $0 + ", " } ?? "") + label }
 }

@@ -8,40 +8,17 @@ public enum TerminalText {
         scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F)
     }
 
-    /// `text` with each control character as `\u{XX}`. Written on the UTF-8 bytes into a string's
-    /// own storage, for size (decoding and appending scalars was ~1 KB): C0 and DEL are one byte
-    /// each, C1 is 0xC2 then 0x80–0x9F, and none takes more than 6 bytes escaped.
+    /// `text` with each control character as `\u{XX}`; the text itself when it has none.
     public static func escaped(_ text: String) -> String {
-        var text = text
-        return text.withUTF8 { bytes in String(unsafeUninitializedCapacity: bytes.count * 6) { out in
-            var count = 0
-            func put(_ byte: UInt8) {
-                out[count] = byte
-                count += 1
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
             }
-            var afterC2 = false
-            for byte in bytes {
-                var control = byte < 0x20 || byte == 0x7F
-                if afterC2 {
-                    afterC2 = false
-                    control = byte <= 0x9F
-                    if !control { put(0xC2) }
-                } else if byte == 0xC2 {
-                    afterC2 = true
-                    continue
-                }
-                guard control else { put(byte); continue }
-                put(UInt8(ascii: "\\"))
-                put(UInt8(ascii: "u"))
-                put(UInt8(ascii: "{"))
-                if byte >= 0x10 { put(hexDigit(byte >> 4)) }
-                put(hexDigit(byte & 0xF))
-                put(UInt8(ascii: "}"))
-            }
-            return count
-        } }
+        }
+        return out
     }
-
-    /// `0`–`9`, `A`–`F`.
-    static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 + value : 0x37 + value }
 }

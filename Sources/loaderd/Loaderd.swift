@@ -28,10 +28,9 @@ struct Loaderd {
     /// Every option, in the order the help lists them.
     static let options: [OptionSpec] = optionTable.split(separator: "\n").map { line in
         let field = line.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)
-        let value = String(field[1])  // compared as a String (a call), not as a Substring (inlined)
-        let flag = value == "!"
+        let flag = field[1] == "!"
         return OptionSpec(name: String(field[0]), kind: flag ? .flag : .value,
-                          valueName: flag || value.isEmpty ? nil : value, help: String(field[2]))
+                          valueName: flag || field[1].isEmpty ? nil : String(field[1]), help: String(field[2]))
     }
 
     /// The options as one text, a line each: `name|VALUE|help`, VALUE empty when the help names
@@ -177,7 +176,7 @@ struct Loaderd {
         numbers: for index in 7...11 where index != 10 {
             for value in command.given[index] where index == 7 ? Int(value) == nil : Double(value) == nil {
                 let option = options[index]
-                error = UsageError(message: "The value '" + value + "' is invalid for '" + option.label + "'", option: option)
+                error = UsageError(message: "The value '\(value)' is invalid for '\(option.label)'", option: option)
                 break numbers
             }
         }
