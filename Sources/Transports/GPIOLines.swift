@@ -35,26 +35,33 @@ public final class GPIOChipLines: GPIOOutputLines {
         // check for a line given twice; the one failure is thrown at the end (for size).
         var name = chip
         var values: [Int32] = []
-        var failure: TransportError?
+        var duplicate: String?
         for i in offsets.indices {
             name += " \(lineNames[i])=\(offsets[i])"
             values.append(Int32(truncatingIfNeeded: (initial >> UInt64(i)) & 1))
-            if failure == nil, let j = offsets[..<i].firstIndex(of: offsets[i]) {
-                failure = TransportError(device: chip, message: "\(lineNames[j]) and \(lineNames[i]) are both line \(offsets[i]); give each its own line")
+            if duplicate == nil {
+                for j in 0..<i where offsets[j] == offsets[i] {
+                    duplicate = "\(lineNames[j]) and \(lineNames[i]) are both line \(offsets[i]); give each its own line"
+                    break
+                }
             }
         }
         self.name = name
         self.values = values
-        if failure == nil {
+        let failure: TransportError
+        if let duplicate {
+            failure = TransportError(device: chip, message: duplicate)
+        } else {
             var request = loaderd_gpio_failure()
             handle = offsets.withUnsafeBufferPointer { offs in
                 values.withUnsafeBufferPointer { vals in
                     loaderd_gpio_request_output(chip, offs.baseAddress, UInt32(offs.count), GPIOChipLines.consumer, vals.baseAddress, &request)
                 }
             }
-            if handle == nil { failure = GPIOChipLines.requestError(chip: chip, offsets: offsets, lineNames: lineNames, failure: request) }
+            if handle != nil { return }
+            failure = GPIOChipLines.requestError(chip: chip, offsets: offsets, lineNames: lineNames, failure: request)
         }
-        if let failure { throw failure }
+        throw failure
     }
 
     deinit { release() }

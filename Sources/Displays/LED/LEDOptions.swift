@@ -76,11 +76,14 @@ final class LEDOptionReader {
     /// them, rather than an array of (name, value) pairs built at each call (for size).
     @inline(never) func choiceIndex(_ key: String, names: String) -> Int? {
         guard let text = spec[key] else { return nil }
-        let lowered = Array(text.asciiLowercased().utf8)
-        let bytes = Array(names.utf8)
+        // The value's bytes lowered as they are compared, not a lowered copy made first (for size).
+        let given = Array(text.utf8), bytes = Array(names.utf8)
         var index = 0, start = 0
         for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: ",") {
-            if bytes[start..<end].elementsEqual(lowered) { return index }
+            var k = 0
+            while k < given.count && start + k < end
+                    && bytes[start + k] == (given[k] &- UInt8(ascii: "A") < 26 ? given[k] | 0x20 : given[k]) { k += 1 }
+            if k == given.count && start + k == end { return index }
             index += 1
             start = end + 2
         }
