@@ -170,8 +170,10 @@ extension LEDOptionReader {
             }
             let latch = line("latch")
             if let badLine { return badLine }
-            if needsLatch && latch == nil { return "\(spec.type) over GPIO needs latch= (the line wired to LOAD/CS), e.g. latch=8" }
-            if !needsLatch && latch != nil { return "\(spec.type) has no latch line; drop latch=" }
+            // Either latch message, the type joined once (for size).
+            if needsLatch == (latch == nil) {
+                return spec.type + (needsLatch ? " over GPIO needs latch= (the line wired to LOAD/CS), e.g. latch=8" : " has no latch line; drop latch=")
+            }
             choice = .gpio(chip: chip, clock: clock, data: data, latch: latch)
             return nil
         }
