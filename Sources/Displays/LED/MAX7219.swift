@@ -211,14 +211,22 @@ public final class MAX7219Display: Display {
 
     /// Scan limit 7, decode 0, test 0, intensity, clear, shutdown 1 (PROTOCOLS.md).
     private func initialise() throws(DisplayError) {
-        try writeAll(register: MAX7219Display.scanLimit, value: 7)
-        try writeAll(register: MAX7219Display.decodeMode, value: 0)
-        try writeAll(register: MAX7219Display.displayTest, value: 0)
-        try writeAll(register: MAX7219Display.intensity, value: MAX7219Display.intensity(forBrightness: configuration.brightness))
-        for digit in 0..<8 { try writeAll(register: UInt8(digit + 1), value: 0) }
+        // What the writes below leave the modules holding (a failed write fails the open).
         for i in 0..<shown.count where i % 2 == 1 { shown[i] = 0 }
         for i in 0..<8 { rowValid[i] = true }
-        try writeAll(register: MAX7219Display.shutdown, value: 1)
+        // The thirteen writes in order from one call (for size): digits 1...8 at steps 4...11.
+        for step in 0..<13 {
+            var register = UInt8(truncatingIfNeeded: step - 3), value: UInt8 = 0
+            switch step {
+            case 0: register = MAX7219Display.scanLimit; value = 7
+            case 1: register = MAX7219Display.decodeMode
+            case 2: register = MAX7219Display.displayTest
+            case 3: register = MAX7219Display.intensity; value = MAX7219Display.intensity(forBrightness: configuration.brightness)
+            case 12: register = MAX7219Display.shutdown; value = 1
+            default: break
+            }
+            try writeAll(register: register, value: value)
+        }
         bus.frameSent()
     }
 
