@@ -85,6 +85,15 @@ public struct ParameterSpec: Sendable {
         self.key = key; self.type = type; self.defaultValue = defaultValue; self.summary = summary
     }
 
+    /// The keys of `specs`, then `last` if given, joined by ", " (a loop: smaller than map + joined).
+    @inline(never)
+    static func keyList(_ specs: [ParameterSpec], then last: String? = nil) -> String {
+        var list = ""
+        for spec in specs { list += list.isEmpty ? spec.key : ", " + spec.key }
+        if let last { list += list.isEmpty ? last : ", " + last }
+        return list
+    }
+
     /// Parses `text` as this parameter's type. Input boundary: Double is allowed here. For size,
     /// each refusal only leaves its reason (nil: what the type accepts) and one `throw` makes it.
     public func parse(_ text: String, loader: String) throws(ParameterError) -> ParameterValue {
@@ -100,15 +109,18 @@ public struct ParameterSpec: Sendable {
                 colors.append(color)
             }
             if !colors.isEmpty { return .colors(colors) }
-        case .seconds(let range):
-            if let d = Double(trimmed), d.isFinite, range.contains(d) { return .seconds(Time.microseconds(seconds: d)) }
-        case .number(let range):
-            if let d = Double(trimmed), d.isFinite, range.contains(d) { return .number(Fixed(d)) }
+        case .seconds(let range), .number(let range):
+            // One parse for both, for size.
+            if let d = Double(trimmed), d.isFinite, range.contains(d) {
+                if case .seconds = type { return .seconds(Time.microseconds(seconds: d)) }
+                return .number(Fixed(d))
+            }
         case .integer(let range):
             if let i = Int(trimmed), range.contains(i) { return .integer(i) }
         case .text(let maxLength):
-            if text.count <= maxLength { return .text(text) }
-            reason = "text is \(text.count) characters; at most \(maxLength) accepted"
+            let count = text.count
+            if count <= maxLength { return .text(text) }
+            reason = "text is \(count) characters; at most \(maxLength) accepted"
         case .choice(let words):
             let word = trimmed.asciiLowercased()  // once, not once per word compared
             if let w = words.first(where: { $0 == word }) { return .choice(w) }
@@ -121,7 +133,7 @@ public struct ParameterSpec: Sendable {
         case .bool:
             if let flag = parseYesNo(trimmed) { return .bool(flag) }
         }
-        throw ParameterError(loader: loader, key: key, value: text, reason: reason ?? "expected \(type.accepted)")
+        throw ParameterError(loader: loader, key: key, value: text, reason: reason ?? "expected " + type.accepted)
     }
 }
 
@@ -184,27 +196,34 @@ public struct Parameters: Sendable {
             if assignment.key.hasPrefix(ScreenSettings.prefix) { screenAssignments.append(assignment) } else { explicit.append(assignment) }
         }
         let screen = try ScreenSettings(screenAssignments, loader: loader)
-        if let i = explicit.lastIndex(where: { $0.key == "preset" }) {
-            let name = explicit[i].value
-            guard let preset = presets.first(where: { $0.name == name.asciiLowercased() }) else {
-                let accepted = presets.isEmpty ? loader + " has no presets" : "expected one of " + presets.map { $0.name }.joined(separator: ", ")
-                throw ParameterError(loader: loader, key: "preset", value: name, reason: accepted)
+        // For size, each refusal only notes what was refused and one `throw` makes the error.
+        var refused: (key: String, value: String, reason: String)
+        refusal: do {
+            if let i = explicit.lastIndex(where: { $0.key == "preset" }) {
+                let name = explicit[i].value
+                let lowered = name.asciiLowercased()
+                guard let preset = presets.first(where: { $0.name == lowered }) else {
+                    var names = ""
+                    for preset in presets { names += names.isEmpty ? "expected one of " + preset.name : ", " + preset.name }
+                    refused = ("preset", name, presets.isEmpty ? loader + " has no presets" : names)
+                    break refusal
+                }
+                explicit.removeAll { $0.key == "preset" }
+                explicit = preset.values + explicit
             }
-            explicit.removeAll { $0.key == "preset" }
-            explicit = preset.values + explicit
-        }
-        var values: [(key: String, value: ParameterValue)] = []
-        for (key, value) in explicit {
-            guard let spec = specs.first(where: { $0.key == key }) else {
-                var keys = specs.map { $0.key }
-                if !presets.isEmpty { keys.append("preset") }
-                throw ParameterError(loader: loader, key: key, value: value,
-                                     reason: "unknown parameter; " + loader + " accepts " + keys.joined(separator: ", "))
+            var values: [(key: String, value: ParameterValue)] = []
+            for (key, value) in explicit {
+                guard let spec = specs.first(where: { $0.key == key }) else {
+                    refused = (key, value, "unknown parameter; " + loader + " accepts "
+                                   + ParameterSpec.keyList(specs, then: presets.isEmpty ? nil : "preset"))
+                    break refusal
+                }
+                let parsed = try spec.parse(value, loader: loader)
+                if let i = values.firstIndex(where: { $0.key == key }) { values[i].value = parsed } else { values.append((key, parsed)) }
             }
-            let parsed = try spec.parse(value, loader: loader)
-            if let i = values.firstIndex(where: { $0.key == key }) { values[i].value = parsed } else { values.append((key, parsed)) }
+            return (values, screen)
         }
-        return (values, screen)
+        throw ParameterError(loader: loader, key: refused.key, value: refused.value, reason: refused.reason)
     }
 
     /// Parses `key=value` words (as given to `--set` or `start NAME key=value`).

@@ -52,7 +52,7 @@ public struct ScreenSettings: Sendable, Equatable {
             // comparing its name again: smaller.
             guard let index = ScreenSettings.specs.firstIndex(where: { $0.key == key }) else {
                 throw ParameterError(loader: loader, key: key, value: value,
-                                     reason: "unknown screen setting; accepted: " + ScreenSettings.specs.map { $0.key }.joined(separator: ", "))
+                                     reason: "unknown screen setting; accepted: " + ParameterSpec.keyList(ScreenSettings.specs))
             }
             switch (index, try ScreenSettings.specs[index].parse(value, loader: loader)) {
             case (0, .color(let c)): background = c
