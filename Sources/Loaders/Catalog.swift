@@ -10,8 +10,11 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .unknownLoader(let name):
-            let hint = suggestion(for: name, among: Catalog.names).map { " (did you mean '\($0)'?)" } ?? ""
-            return "unknown loader '\(name)'\(hint); available: " + Catalog.names.joined(separator: ", ")
+            // The names listed once, and the message built of Strings only (`+`): smaller.
+            let names = Catalog.names
+            var text = "unknown loader '" + name + "'"
+            if let hint = suggestion(for: name, among: names) { text += " (did you mean '" + hint + "'?)" }
+            return text + "; available: " + names.joined(separator: ", ")
         case .parameter(let error):
             return error.description
         }

@@ -89,8 +89,14 @@ public struct ParameterSpec: Sendable {
     @inline(never)
     static func keyList(_ specs: [ParameterSpec], then last: String? = nil) -> String {
         var list = ""
-        for spec in specs { list += list.isEmpty ? spec.key : ", " + spec.key }
-        if let last { list += list.isEmpty ? last : ", " + last }
+        for spec in specs {
+            if !list.isEmpty { list += ", " }
+            list += spec.key
+        }
+        if let last {
+            if !list.isEmpty { list += ", " }
+            list += last
+        }
         return list
     }
 
@@ -203,8 +209,11 @@ public struct Parameters: Sendable {
                 let name = explicit[i].value
                 let lowered = name.asciiLowercased()
                 guard let preset = presets.first(where: { $0.name == lowered }) else {
-                    var names = ""
-                    for preset in presets { names += names.isEmpty ? "expected one of " + preset.name : ", " + preset.name }
+                    var names = "expected one of "
+                    for (i, preset) in presets.enumerated() {
+                        if i > 0 { names += ", " }
+                        names += preset.name
+                    }
                     refused = ("preset", name, presets.isEmpty ? loader + " has no presets" : names)
                     break refusal
                 }
