@@ -77,7 +77,9 @@ public final class Daemon {
 
     /// Opens the displays, the signalfd, the socket (or takes systemd's) and the timers.
     /// Errors here are for a person to fix: the caller prints them and exits non-zero.
-    public init(configuration: DaemonConfiguration, logger: Logger) throws(SystemError) {
+    // `__shared`: the settings are borrowed, so no throw has them to destroy; they are copied
+    // once where stored (for size).
+    public init(configuration: __shared DaemonConfiguration, logger: Logger) throws(SystemError) {
         // The settings and the logger are stored late: each throw before that point would
         // otherwise destroy them (for size). Until then the parameters are used.
         guard !configuration.displays.isEmpty else { throw SystemError("no display given", hint: "--display " + DisplayFactory.typeList) }

@@ -36,7 +36,7 @@ final class BootFrontEnds {
     var pollBase = 0
     var polledConnections = 0
 
-    init(settings: BootSettings, maximumConnections: Int, startedAt: Int64, logger: Logger) throws(SystemError) {
+    init(settings: __shared BootSettings, maximumConnections: Int, startedAt: Int64, logger: Logger) throws(SystemError) {
         self.settings = settings
         self.logger = logger
         self.startedAt = startedAt
@@ -399,9 +399,8 @@ final class BootFrontEnds {
 extension Daemon {
     /// Opens the front ends the settings ask for (nil: none).
     static func openBootFrontEnds(_ configuration: DaemonConfiguration, logger: Logger) throws(SystemError) -> BootFrontEnds? {
-        let boot = configuration.boot
-        guard boot.psplashFifoDirectory != nil || boot.plymouth else { return nil }
-        return try BootFrontEnds(settings: boot, maximumConnections: configuration.maxClients,
+        guard configuration.boot.psplashFifoDirectory != nil || configuration.boot.plymouth else { return nil }
+        return try BootFrontEnds(settings: configuration.boot, maximumConnections: configuration.maxClients,
                                  startedAt: MonotonicClock.now(), logger: logger)
     }
 
