@@ -77,9 +77,9 @@ public final class Daemon {
 
     /// Opens the displays, the signalfd, the socket (or takes systemd's) and the timers.
     /// Errors here are for a person to fix: the caller prints them and exits non-zero.
-    // `__shared`: the settings are borrowed, so no throw has them to destroy; they are copied
+    // `__shared`: the settings and the logger are borrowed, so no throw has them to destroy; they are copied
     // once where stored (for size).
-    public init(configuration: __shared DaemonConfiguration, logger: Logger) throws(SystemError) {
+    public init(configuration: __shared DaemonConfiguration, logger: __shared Logger) throws(SystemError) {
         // The settings and the logger are stored late: each throw before that point would
         // otherwise destroy them (for size). Until then the parameters are used.
         guard !configuration.displays.isEmpty else { throw SystemError("no display given", hint: "--display " + DisplayFactory.typeList) }

@@ -42,7 +42,8 @@ extension Daemon {
         }
         slots = left
         if slots.isEmpty {
-            logger.error("no display left: none appeared within display_timeout (\(seconds) s); exiting with status \(Self.noDisplayStatus)")
+            // Self.noDisplayStatus written out, and every part a String (no interpolation, for size).
+            logger.error("no display left: none appeared within display_timeout (" + seconds + " s); exiting with status 4")
             exitStatus = Self.noDisplayStatus
             running = false
         }

@@ -36,7 +36,7 @@ final class BootFrontEnds {
     var pollBase = 0
     var polledConnections = 0
 
-    init(settings: __shared BootSettings, maximumConnections: Int, startedAt: Int64, logger: Logger) throws(SystemError) {
+    init(settings: __shared BootSettings, maximumConnections: Int, startedAt: Int64, logger: __shared Logger) throws(SystemError) {
         self.settings = settings
         self.logger = logger
         self.startedAt = startedAt
