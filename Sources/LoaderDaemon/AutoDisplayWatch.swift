@@ -95,7 +95,7 @@ extension Daemon {
             guard let search = slot.search else { continue }
             if !slot.waiting, let path = slot.devicePath,
                events.contains(where: { ($0.path == path || path.hasPrefix($0.path + "/")) && !$0.events.isDisjoint(with: gone) }) {
-                logger.warning(slot.display.name + ": " + path + " was removed; searching again")
+                logger.warning(slot.naming(path) + " was removed; searching again")
                 slot.devicePath = nil
                 startWaiting(slot, PlaceholderDisplay(name: search.name, waitingFor: search.looksFor), now: now)
                 searchAgain(slot, search, now: now)

@@ -3,33 +3,24 @@ import CompactText
 
 /// The display types `--display TYPE:...` (and the config) can name: one line per type.
 public enum DisplayFactory {
-    public static let types: [(type: String, usage: String, open: @Sendable (DisplaySpec) throws(DisplaySpecError) -> any Display)] = [
-        ("image", "image:path=FILE.ppm|FILE.png,size=WxH[,background=COLOR][,fps=N]", { spec throws(DisplaySpecError) in try ImageDisplay.open(spec) }),
-        ("terminal", "terminal:size=WxH[,fps=N][,background=COLOR]", { spec throws(DisplaySpecError) in try TerminalDisplay.open(spec) }),
-        ("fb", "fb:device=/dev/fb0|FILE,geometry=WxH,format=F[,stride=N][,size=WxH][,scale=N][,anchor=A][,x=N][,y=N][,rotate=DEG][,background=COLOR][,console=graphics|keep][,vsync=on|off][,buffers=auto|1|2][,fps=N] (see docs/HARDWARE.md)", { spec throws(DisplaySpecError) in do throws(DisplayOpenError) { return try FramebufferDisplay.open(spec) } catch { throw error.asSpecError(spec) } }),
-        ("drm", "drm:device=auto|/dev/dri/cardN[,connector=NAME][,mode=WxH[@HZ]][,format=xrgb8888|rgb565][,size=WxH][,scale=N][,anchor=A][,x=N][,y=N][,rotate=DEG][,background=COLOR][,console=graphics|keep][,buffers=auto|1|2][,fps=N] (see docs/HARDWARE.md)", { spec throws(DisplaySpecError) in do throws(DisplayOpenError) { return try DRMDisplay.open(spec) } catch { throw error.asSpecError(spec) } }),
-        ("auto", "auto[:size=WxH,scale=N,…] (DRM when a card has a connected output, else /dev/fb0; the keys of drm: but device=)", { spec throws(DisplaySpecError) in do throws(DisplayOpenError) { return try AutoDisplay.open(spec) } catch { throw error.asSpecError(spec) } }),
-        ("max7219", "max7219:spi=/dev/spidev0.0|gpiochip=CHIP,clock=N,data=N,latch=N[,modules=N][,rows=N][,block_orientation=0|90|-90|180][,reverse_order=BOOL][,rotate=DEG][,flip=…][,brightness=0-100][,mono=threshold|dither][,dry-run=true|FILE.png|FILE.ppm] (see docs/HARDWARE.md)", openLED),
-        ("apa102", "apa102:spi=/dev/spidev0.0|gpiochip=CHIP,clock=N,data=N,size=WxH[,layout=rows|serpentine|columns|column-serpentine][,origin=…][,rotate=DEG][,brightness=0-100][,gamma=G][,dry-run=true|FILE.png|FILE.ppm] (sk9822: the same)", openLED),
-        ("sk9822", "sk9822: as apa102, with SK9822's end frame", openLED),
-        ("ws2812", "ws2812:spi=/dev/spidev0.0,size=WxH[,encoding=3|8][,order=grb][,reset_us=N][,layout=…][,brightness=0-100][,gamma=G][,dry-run=true|FILE.png|FILE.ppm] (sk6812: the same)", openLED),
-        ("sk6812", "sk6812: as ws2812", openLED),
+    /// `open` and the readers below switch on a type's place here rather than keep a closure per
+    /// type in the table (for size).
+    public static let types: [(type: String, usage: String)] = [
+        ("image", "image:path=FILE.ppm|FILE.png,size=WxH[,background=COLOR][,fps=N]"),
+        ("terminal", "terminal:size=WxH[,fps=N][,background=COLOR]"),
+        ("fb", "fb:device=/dev/fb0|FILE,geometry=WxH,format=F[,stride=N][,size=WxH][,scale=N][,anchor=A][,x=N][,y=N][,rotate=DEG][,background=COLOR][,console=graphics|keep][,vsync=on|off][,buffers=auto|1|2][,fps=N] (see docs/HARDWARE.md)"),
+        ("drm", "drm:device=auto|/dev/dri/cardN[,connector=NAME][,mode=WxH[@HZ]][,format=xrgb8888|rgb565][,size=WxH][,scale=N][,anchor=A][,x=N][,y=N][,rotate=DEG][,background=COLOR][,console=graphics|keep][,buffers=auto|1|2][,fps=N] (see docs/HARDWARE.md)"),
+        ("auto", "auto[:size=WxH,scale=N,…] (DRM when a card has a connected output, else /dev/fb0; the keys of drm: but device=)"),
+        ("max7219", "max7219:spi=/dev/spidev0.0|gpiochip=CHIP,clock=N,data=N,latch=N[,modules=N][,rows=N][,block_orientation=0|90|-90|180][,reverse_order=BOOL][,rotate=DEG][,flip=…][,brightness=0-100][,mono=threshold|dither][,dry-run=true|FILE.png|FILE.ppm] (see docs/HARDWARE.md)"),
+        ("apa102", "apa102:spi=/dev/spidev0.0|gpiochip=CHIP,clock=N,data=N,size=WxH[,layout=rows|serpentine|columns|column-serpentine][,origin=…][,rotate=DEG][,brightness=0-100][,gamma=G][,dry-run=true|FILE.png|FILE.ppm] (sk9822: the same)"),
+        ("sk9822", "sk9822: as apa102, with SK9822's end frame"),
+        ("ws2812", "ws2812:spi=/dev/spidev0.0,size=WxH[,encoding=3|8][,order=grb][,reset_us=N][,layout=…][,brightness=0-100][,gamma=G][,dry-run=true|FILE.png|FILE.ppm] (sk6812: the same)"),
+        ("sk6812", "sk6812: as ws2812"),
     ]
 
     /// Places in `types` that `DisplaySlot.devicePath` and `AutoSearch` switch on: fb, drm, auto,
     /// and the LED types from here on.
     static let framebufferIndex = 2, drmIndex = 3, autoIndex = 4, firstLEDIndex = 5
-
-    /// LED displays report bad options as `DisplaySpecError` and unreachable hardware as
-    /// `DisplayError` (or a transport error); the table reports both as spec errors, keeping the message.
-    private static let openLED: @Sendable (DisplaySpec) throws(DisplaySpecError) -> any Display = { spec throws(DisplaySpecError) in
-        let opened: (any Display)?
-        do throws(DisplayOpenError) { opened = try LEDDisplays.open(spec) } catch { throw error.asSpecError(spec) }
-        guard let display = opened else {
-            throw DisplaySpecError(spec: spec.description, message: "not an LED display type")
-        }
-        return display
-    }
 
     /// The keys each type accepts, to check a spec without opening anything (`--check-config`).
     static func acceptedKeys(for type: String) -> [String]? {
@@ -82,6 +73,22 @@ public enum DisplayFactory {
 
     public static func open(_ spec: DisplaySpec) throws(DisplaySpecError) -> any Display {
         guard let index = typeIndex(spec.type) else { throw unknownType(spec) }
-        return try types[index].open(spec)
+        switch index {
+        case 0: return try ImageDisplay.open(spec)
+        case 1: return try TerminalDisplay.open(spec)
+        default: break
+        }
+        // The other types report bad options as `DisplaySpecError` and unreachable hardware as
+        // `DisplayError` (or a transport error): both become spec errors, keeping the message.
+        do throws(DisplayOpenError) {
+            switch index {
+            case 2: return try FramebufferDisplay.open(spec)
+            case 3: return try DRMDisplay.open(spec)
+            case 4: return try AutoDisplay.open(spec)
+            case 5: return try MAX7219Display.open(spec)
+            case 6, 7: return try APA102Display.open(spec)
+            default: return try WS2812Display.open(spec)
+            }
+        } catch { throw error.asSpecError(spec) }
     }
 }

@@ -79,6 +79,10 @@ final class DisplaySlot {
 
     var fps: Int64 { Int64(display.framesPerSecond) }
 
+    /// "name: path", how the log's lines about the slot's device begin; one out-of-line copy (for size).
+    @inline(never)
+    func naming(_ path: String) -> String { display.name + ": " + path }
+
     /// Something changed at `now`: draw as soon as the loop gets to it, unless a frame is
     /// already due (an animating display picks the change up at its next frame).
     func invalidate(now: Int64) {

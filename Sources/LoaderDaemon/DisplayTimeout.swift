@@ -36,7 +36,7 @@ extension Daemon {
                 continue
             }
             let device = slot.search?.looksFor ?? slot.devicePath ?? slot.display.name
-            logger.error(slot.display.name + ": " + device + " did not appear within " + seconds + " s (display_timeout); giving up on this display"
+            logger.error(slot.naming(device) + " did not appear within " + seconds + " s (display_timeout); giving up on this display"
                          + Self.missingDeviceHint(device))
             slot.display.close()
         }

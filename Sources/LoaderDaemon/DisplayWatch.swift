@@ -19,7 +19,7 @@ final class PlaceholderDisplay: Display {
         self.reason = reason
         self.followsOutputs = followsOutputs
     }
-    convenience init(name: String, waitingFor path: String) { self.init(name: name, reason: "waiting for \(path)") }
+    convenience init(name: String, waitingFor path: String) { self.init(name: name, reason: "waiting for " + path) }
     var canvasWidth: Int { 1 }
     var canvasHeight: Int { 1 }
     var framesPerSecond: Int { 1 }
@@ -142,7 +142,7 @@ extension Daemon {
     /// file, that is gone) and wait for a new one.
     func vanished(_ slot: DisplaySlot) {
         guard let path = slot.devicePath else { return }
-        logger.warning(slot.display.name + ": " + path + " was removed; waiting for it to come back")
+        logger.warning(slot.naming(path) + " was removed; waiting for it to come back")
         startWaiting(slot, PlaceholderDisplay(name: slot.display.name, waitingFor: path), now: MonotonicClock.now())
     }
 
@@ -165,7 +165,7 @@ extension Daemon {
         let display: any Display
         do { display = try DisplayFactory.open(slot.spec) } catch {
             if Self.exists(path) {
-                logger.warning(slot.display.name + ": " + path + " appeared but cannot be opened yet: " + error.message)
+                logger.warning(slot.naming(path) + " appeared but cannot be opened yet: " + error.message)
             }
             watchDevice(slot)
             return
