@@ -50,10 +50,11 @@ extension Daemon {
         try DisplayFactory.check(spec)  // a typo or a bad value is an error now, not when a device appears
         let choice = search.find()
         guard let path = choice.path else {
-            let slot = DisplaySlot(display: PlaceholderDisplay(name: search.name, waitingFor: search.looksFor), spec: spec)
+            let looksFor = search.looksFor
+            let slot = DisplaySlot(display: PlaceholderDisplay(name: search.name, waitingFor: looksFor), spec: spec)
             slot.waiting = true
             slot.waitingSince = MonotonicClock.now()
-            if case .none(let why) = choice { logger.warning(search.name + ": " + why + "; waiting for " + search.looksFor + " to appear") }
+            if case .none(let why) = choice { logger.warning(search.name + ": " + why + "; waiting for " + looksFor + " to appear") }
             return slot
         }
         let display: any Display

@@ -126,13 +126,14 @@ public final class Daemon {
                     logger.info(Self.displayLine(display))
                 }
             } catch {
+                let problem = error.description
                 var wrongValue = false
                 do throws(DisplaySpecError) { try DisplayFactory.check(spec) } catch { wrongValue = true }
                 if wrongValue || configuration.displays.count == 1 {
-                    fatal = error.description
+                    fatal = problem
                     break
                 }
-                unusable.append(error.description)
+                unusable.append(problem)
             }
         }
         if fatal == nil && slots.isEmpty && !unusable.isEmpty {
@@ -155,23 +156,16 @@ public final class Daemon {
             } catch { throw SystemError("timerfd for the watchdog", error) }
         }
         state = DaemonState(frozen: configuration.freezeTime)
-        // The limit is found, and the front ends below made, from the parameter: the stored
-        // settings read back would be copied whole (for size).
-        let maxClients = DescriptorBudget.clientLimit(configuration, inUse: DescriptorBudget.openNow(), logger: logger)
         self.configuration = configuration
-        self.configuration.maxClients = maxClients
         self.logger = logger
+        self.configuration.maxClients = DescriptorBudget.clientLimit(configuration, inUse: DescriptorBudget.openNow(), logger: logger)
         connections.reserveCapacity(configuration.maxClients)
         pollSet.reserveCapacity(configuration.maxClients + 5)
         // A front end that cannot start (no FIFO directory, Plymouth's name taken) ends the start:
         // the socket made above goes with it, so nothing is left for a client to find.
-        if configuration.boot.psplashFifoDirectory != nil || configuration.boot.plymouth {
-            do {
-                boot = try BootFrontEnds(settings: configuration.boot, maximumConnections: maxClients, startedAt: MonotonicClock.now(), logger: logger)
-            } catch {
-                listener.removeFile()
-                throw error
-            }
+        do { boot = try Self.openBootFrontEnds(self.configuration, logger: logger) } catch {
+            listener.removeFile()
+            throw error
         }
         watchDevices()
         watchPasswordQuestions(now: MonotonicClock.now())

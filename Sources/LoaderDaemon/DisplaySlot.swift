@@ -79,9 +79,10 @@ final class DisplaySlot {
 
     var fps: Int64 { Int64(display.framesPerSecond) }
 
-    /// "name: path", how the log's lines about the slot's device begin; one out-of-line copy (for size).
+    /// "name: text", how the log's lines about the slot (mostly its device's path) begin; one
+    /// out-of-line copy (for size).
     @inline(never)
-    func naming(_ path: String) -> String { display.name + ": " + path }
+    func naming(_ text: String) -> String { display.name + ": " + text }
 
     /// Something changed at `now`: draw as soon as the loop gets to it, unless a frame is
     /// already due (an animating display picks the change up at its next frame).

@@ -19,6 +19,7 @@ final class PlaceholderDisplay: Display {
         self.reason = reason
         self.followsOutputs = followsOutputs
     }
+    @inline(never)  // four callers (for size)
     convenience init(name: String, waitingFor path: String) { self.init(name: name, reason: "waiting for " + path) }
     var canvasWidth: Int { 1 }
     var canvasHeight: Int { 1 }

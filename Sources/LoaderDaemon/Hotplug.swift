@@ -30,7 +30,7 @@ extension Daemon {
             case .same:
                 break
             case .followed(let what):
-                logger.notice(slot.display.name + ": outputs changed; " + what)
+                logger.notice(slot.naming("outputs changed; ") + what)
                 slot.showsBlank = false
                 slot.invalidate(now: now)
             case .reopen(let why):
@@ -43,17 +43,18 @@ extension Daemon {
     /// current frame on it at once.
     func reopenForOutputs(_ slot: DisplaySlot, why: String, now: Int64) {
         let name = slot.display.name
+        let about = name + ": " + why  // both lines begin so; joined once (for size)
         slot.display.close()
         let display: any Display
         do { display = try DisplayFactory.open(slot.spec) } catch {
-            logger.warning(name + ": " + why + "; opening it again failed (" + error.message + "); trying again at the next hotplug event")
+            logger.warning(about + "; opening it again failed (" + error.message + "); trying again at the next hotplug event")
             slot.display = PlaceholderDisplay(name: name, reason: why, followsOutputs: true)
             slot.waiting = true
             slot.waitingSince = now  // display_timeout applies as to any display that is waited for
             slot.deadline = nil
             return
         }
-        logger.notice(name + ": " + why + "; opened again: " + Self.sizeText(display))
+        logger.notice(about + "; opened again: " + Self.sizeText(display))
         slot.lastError = nil
         slot.failures = 0
         install(display, into: slot, now: now)
