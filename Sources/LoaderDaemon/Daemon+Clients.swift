@@ -21,7 +21,7 @@ extension Daemon {
             }
             guard let fd = accepted else { return }
             guard let peer = UnixSocket.peer(fd.rawValue, inGroup: allowedGroup) else {
-                refuse(fd, "ERR denied cannot read the peer's credentials")
+                refuse(fd, "ERR denied cannot read the peer's credentials\n")
                 continue
             }
             guard peer.uid == 0 || peer.uid == ownUID || peer.isMember else {
@@ -31,7 +31,7 @@ extension Daemon {
                     deniedLoggedAt = now
                     logger.notice("denied a client: uid " + uid + " pid " + String(peer.pid) + " is neither root nor in group " + gid + " (other denials within a second are not logged)")
                 }
-                refuse(fd, "ERR denied uid " + uid + " is neither root nor in the socket's group (gid " + gid + ")")
+                refuse(fd, "ERR denied uid " + uid + " is neither root nor in the socket's group (gid " + gid + ")\n")
                 continue
             }
             guard connections.count < configuration.maxClients else {
@@ -39,7 +39,7 @@ extension Daemon {
                 let limit = String(configuration.maxClients)
                 if !refusingBusy { logger.warning("refused clients: " + limit + " clients already connected") }
                 refusingBusy = true
-                refuse(fd, "ERR busy too many clients (at most " + limit + "); try again later")
+                refuse(fd, "ERR busy too many clients (at most " + limit + "); try again later\n")
                 continue
             }
             refusingBusy = false
@@ -57,9 +57,10 @@ extension Daemon {
         acceptPausedUntil = now + 100_000_000
     }
 
-    /// One line to a connection about to be closed (best effort: its socket buffer is empty).
+    /// One line, with its newline (in the callers' text, not joined here: for size), to a
+    /// connection about to be closed (best effort: its socket buffer is empty).
     func refuse(_ fd: OwnedDescriptor, _ line: String) {
-        var text = line + "\n"
+        var text = line
         _ = text.withUTF8 { UnixSocket.sendSome(fd.rawValue, UnsafeRawBufferPointer($0)) }
         fd.close()
     }

@@ -69,7 +69,8 @@ public enum DisplayFactory {
         }
     }
 
-    public static var typeList: String { types.map { $0.usage }.joined(separator: "; ") }
+    /// Out of line: the start's error and loaderd's help each had a copy (for size).
+    @inline(never) public static var typeList: String { types.map { $0.usage }.joined(separator: "; ") }
 
     public static func open(_ spec: DisplaySpec) throws(DisplaySpecError) -> any Display {
         guard let index = typeIndex(spec.type) else { throw unknownType(spec) }

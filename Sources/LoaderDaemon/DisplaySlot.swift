@@ -144,7 +144,10 @@ final class DisplaySlot {
             guard let chip = option(spec, "gpiochip") else { return option(spec, "spi") ?? "/dev/spidev0.0" }
             if chip.hasPrefix("/") { return chip }
             if chip.hasPrefix("gpiochip") { return "/dev/" + chip }
-            return !chip.isEmpty && chip.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) ? "/dev/gpiochip" + chip : nil
+            // The digits read as contiguous bytes, not through the UTF-8 view's index (for size).
+            var number = chip
+            let isNumber = number.withUTF8 { !$0.isEmpty && $0.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+            return isNumber ? "/dev/gpiochip" + chip : nil
         }
     }
 

@@ -105,7 +105,7 @@ extension Daemon {
             slot.watch = (wd, name)
         } catch {
             slot.watch = nil
-            logger.warning("\(slot.display.name): cannot watch \(directory) (\(error)); a vanished device is not waited for")
+            logger.warning(slot.naming("cannot watch " + directory) + " (" + error.description + "); a vanished device is not waited for")
         }
     }
 
