@@ -32,7 +32,7 @@ extension Daemon {
             || kept.progress != configuration.progress || kept.message != configuration.message {
             Self.list("[loader]", in: &later)
         }
-        if kept.boot != configuration.boot { Self.list("[boot]", in: &later) }
+        if Self.differ(&kept.boot, &configuration.boot) { Self.list("[boot]", in: &later) }
         if kept.socketPath != configuration.socketPath || kept.socketGroup != configuration.socketGroup { Self.list("the socket's path and group", in: &later) }
         kept.socketPath = configuration.socketPath
         kept.socketGroup = configuration.socketGroup
@@ -51,7 +51,7 @@ extension Daemon {
         kept.maxClients = DescriptorBudget.clientLimit(kept, inUse: DescriptorBudget.openNow() - clients, logger: logger)
         if displaysKept { kept.displays = configuration.displays }
         // Each comparison once: a settings struct's == is inlined where it is used.
-        let screenChanged = kept.screen != configuration.screen
+        let screenChanged = Self.differ(&kept.screen, &configuration.screen)
         let styleChanged = kept.messageStyle != configuration.messageStyle
         let levelChanged = kept.logLevel != configuration.logLevel
         let limitsChanged = kept.maxClients != configuration.maxClients || kept.idleTimeout != configuration.idleTimeout
@@ -78,6 +78,11 @@ extension Daemon {
         logger.notice("SIGHUP: settings reloaded; " + (applied.isEmpty ? "nothing that applies at once changed" : "applied: " + applied))
         if !later.isEmpty { logger.notice("SIGHUP: " + later + " changed: applied at the next start of loaderd") }
     }
+
+    /// Whether two settings differ, both read where they are: the running settings' part passed by
+    /// value would be copied first, and destroyed after (for size).
+    @inline(__always)
+    static func differ<Value: Equatable>(_ a: inout Value, _ b: inout Value) -> Bool { a != b }
 
     /// The slot's display cleared, a failure logged: shared by a reload and the shutdown.
     @inline(never)

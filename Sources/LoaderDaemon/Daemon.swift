@@ -281,15 +281,15 @@ public final class Daemon {
 
     /// Only idle clients need a timeout: frames come from the timerfd. No clients, no timeout.
     func pollTimeout(now: Int64) -> Int32 {
-        var due: Int64? = acceptPausedUntil > now ? acceptPausedUntil - now : nil
-        if let until = finishingUntil { due = Swift.min(due ?? until - now, until - now) }
-        if let expiry = earliestWaitExpiry() { due = Swift.min(due ?? expiry - now, expiry - now) }
+        // `Int64.max` for "nothing due", not an optional, so each candidate is one `min` (for size).
+        var due = acceptPausedUntil > now ? acceptPausedUntil - now : Int64.max
+        if let until = finishingUntil { due = Swift.min(due, until - now) }
+        if let expiry = earliestWaitExpiry() { due = Swift.min(due, expiry - now) }
         // The oldest activity found in a loop, not a lazy map's minimum (for size).
         for c in connections {
-            let idle = c.lastActivity + configuration.idleTimeout - now
-            due = Swift.min(due ?? idle, idle)
+            due = Swift.min(due, c.lastActivity + configuration.idleTimeout - now)
         }
-        guard let due else { return -1 }
+        if due == Int64.max { return -1 }
         if due <= 0 { return 0 }
         return Int32(Swift.min(Int64(Int32.max), (due + 999_999) / 1_000_000))
     }
