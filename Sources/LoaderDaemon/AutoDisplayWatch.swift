@@ -67,10 +67,10 @@ extension Daemon {
     /// Watches /dev and, once it exists, /dev/dri (a driver loaded later makes it).
     func watchDeviceDirectories() {
         guard let watcher = watcher() else { return }
-        let dev = AutoDisplay.deviceDirectory
+        let dev = AutoDisplay.deviceDirectory, dri = dev + "/dri"
         do {
             if devWatch == nil { devWatch = try watcher.watch(directory: dev, for: Self.watchedEvents) }
-            if driWatch == nil && Self.exists(dev + "/dri") { driWatch = try watcher.watch(directory: dev + "/dri", for: Self.watchedEvents) }
+            if driWatch == nil && Self.exists(dri) { driWatch = try watcher.watch(directory: dri, for: Self.watchedEvents) }
         } catch {
             logger.warning("auto: cannot watch " + dev + " (" + error.description + "); a display device that appears later is not seen")
         }

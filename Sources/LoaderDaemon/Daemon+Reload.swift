@@ -28,7 +28,7 @@ extension Daemon {
         }
         // The lists said in the log are built as strings: arrays joined cost more code.
         var later = ""
-        if kept.loader != configuration.loader || kept.assignments != configuration.assignments
+        if kept.loader != configuration.loader || Self.differ(&kept.assignments, &configuration.assignments)
             || kept.progress != configuration.progress || kept.message != configuration.message {
             Self.list("[loader]", in: &later)
         }
@@ -38,7 +38,7 @@ extension Daemon {
         kept.socketGroup = configuration.socketGroup
         var opened: [DisplaySlot]?
         var displaysKept = false
-        if kept.displays != configuration.displays {
+        if Self.differ(&kept.displays, &configuration.displays) {
             do throws(DisplaySpecError) {
                 opened = try openDisplays(kept.displays)
             } catch {
