@@ -130,17 +130,20 @@ extension Daemon {
     }
 
     func setProgress(_ value: Percent, force: Bool, now: Int64) -> String {
+        // The reply made once, for the value kept or the one set (for size).
+        var shown = value
         if let current = state.progressTarget, value < current, !force {
-            return "OK progress " + current.description
+            shown = current
+        } else {
+            if state.session == nil {
+                // As psplash shows its bar on PROGRESS: something is on screen for boot scripts that
+                // only ever send progress.
+                _ = startLoader(ProgressBar.name, [], now: now)
+            }
+            state.setProgress(value, now: now)
+            invalidateAll(now: now)
         }
-        if state.session == nil {
-            // As psplash shows its bar on PROGRESS: something is on screen for boot scripts that
-            // only ever send progress.
-            _ = startLoader(ProgressBar.name, [], now: now)
-        }
-        state.setProgress(value, now: now)
-        invalidateAll(now: now)
-        return "OK progress " + value.description
+        return "OK progress " + shown.description
     }
 
     func sessionChanged(now: Int64) {

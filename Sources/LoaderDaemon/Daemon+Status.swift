@@ -79,7 +79,7 @@ enum JSON {
     /// `s` quoted, with `"`, `\`, the control characters and U+2028/U+2029 (JavaScript's line
     /// ends) escaped. Read as UTF-8 bytes in one pass, not scalar by scalar (for size).
     static func string(_ s: String) -> String {
-        let bytes = Array(s.utf8)
+        let bytes = RequestParser.bytes(s)
         var out: [UInt8] = [0x22]
         out.reserveCapacity(bytes.count + 2)
         var i = 0
@@ -95,29 +95,29 @@ enum JSON {
             default: break
             }
             if short != 0 {
-                out.append(0x5C); out.append(short)
+                RequestParser.append(0x5C, to: &out); RequestParser.append(short, to: &out)
             } else if b < 0x20 || b == 0x7F {
                 appendEscape(0x00, b, to: &out)
             } else if b == 0xE2 && i + 1 < bytes.count && bytes[i] == 0x80 && (bytes[i + 1] == 0xA8 || bytes[i + 1] == 0xA9) {
                 appendEscape(0x20, bytes[i + 1] - 0x80, to: &out)  // U+2028 or U+2029
                 i += 2
             } else {
-                out.append(b)
+                RequestParser.append(b, to: &out)
             }
         }
-        out.append(0x22)
-        return String(decoding: out, as: UTF8.self)
+        RequestParser.append(0x22, to: &out)
+        return RequestParser.text(out[...])
     }
 
     /// `\uHHLL`, in lowercase hex.
     private static func appendEscape(_ high: UInt8, _ low: UInt8, to out: inout [UInt8]) {
-        out.append(0x5C); out.append(UInt8(ascii: "u"))
+        RequestParser.append(0x5C, to: &out); RequestParser.append(UInt8(ascii: "u"), to: &out)
         let value = UInt16(high) << 8 | UInt16(low)
         var shift: UInt16 = 16
         while shift > 0 {
             shift -= 4
             let nibble = UInt8((value >> shift) & 15)
-            out.append(nibble < 10 ? 0x30 + nibble : 0x57 + nibble)
+            RequestParser.append(nibble < 10 ? 0x30 + nibble : 0x57 + nibble, to: &out)
         }
     }
 

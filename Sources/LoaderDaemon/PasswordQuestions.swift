@@ -81,7 +81,7 @@ extension Daemon {
         }
         guard !chosen.isEmpty else { return }
         if let first = asking {
-            logger.notice("a password is asked on the console (\(first)): " + names + " steps aside until it is answered")
+            logger.notice("a password is asked on the console (" + first + "): " + names + " steps aside until it is answered")
             for slot in chosen { stepAside(slot, now: now) }
         } else {
             logger.notice("the password questions are answered: drawing on " + names + " again")

@@ -68,7 +68,7 @@ struct DaemonState {
                 || (0x2060...0x2064).contains(v) || (0x2066...0x2069).contains(v) || v == 0xFEFF
         }
         func separator(_ v: UInt32) -> Bool { v == 0x2028 || v == 0x2029 || v == 0x85 }
-        let bytes = Array(text.utf8)
+        let bytes = RequestParser.bytes(text)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var changed = false
@@ -86,14 +86,14 @@ struct DaemonState {
             }
             if value != 0 && (invisible(value) || separator(value)) {
                 changed = true
-                if separator(value) { out.append(0x20) }
+                if separator(value) { RequestParser.append(0x20, to: &out) }
                 i += length
             } else {
-                out.append(b)
+                RequestParser.append(b, to: &out)
                 i += 1
             }
         }
-        return changed ? String(decoding: out, as: UTF8.self) : text
+        return changed ? RequestParser.text(out[...]) : text
     }
 
     static func fixed(_ p: Percent) -> Fixed { Fixed.ratio(Int64(p.thousandths), 100_000) }
