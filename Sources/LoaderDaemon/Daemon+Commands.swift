@@ -106,7 +106,7 @@ extension Daemon {
 
     func startLoader(_ name: String, _ assignments: [Assignment], now: Int64) -> Result<String, ProtocolError> {
         guard let type = Catalog.type(named: name) else {
-            return .failure(ProtocolError(.unknownLoader, "unknown loader '" + RequestParser.quote(Substring(name)) + "'; loaders: " + Catalog.names.joined(separator: ", ")))
+            return .failure(RequestParser.refusal(.unknownLoader, "unknown loader ", Substring(name), "; loaders: ", Catalog.names.joined(separator: ", ")))
         }
         let parameters: Parameters
         do throws(LoaderError) {

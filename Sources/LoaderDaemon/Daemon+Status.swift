@@ -7,8 +7,8 @@ import CompactText
 extension Daemon {
     /// The `status` reply: what is shown, each display and its state, the frame counts.
     func statusJSON(now: Int64) -> String {
-        var json = "{\"loader\":"
-        if let session = state.session { json += JSON.string(session.name) } else { json += "null" }
+        var json = ""
+        JSON.append("{\"loader\":", quoting: state.session?.name, to: &json)
         let phase: String
         if let session = state.session, let scenePhase = slots.first?.scenePhase(state.frameState(now: now)) {
             switch scenePhase {
@@ -24,16 +24,16 @@ extension Daemon {
         } else {
             phase = "exiting"
         }
-        // Each piece appended to `json` in turn, numbers by `JSON.append`: an interpolation costs
-        // its own buffer, a call per segment and a final append (for size).
+        // Each piece appended to `json` in turn, a field's name and its number or string by one
+        // `JSON.append`: an interpolation costs its own buffer, a call per segment and a final
+        // append (for size).
         json += ",\"state\":\""
         json += phase
         json += "\",\"elapsed\":"
         json += JSON.seconds(state.session == nil ? 0 : state.elapsed(now: now))
         json += ",\"progress\":"
         json += state.progressTarget?.jsonDescription ?? "null"
-        json += ",\"message\":"
-        json += state.message.map(JSON.string) ?? "null"
+        JSON.append(",\"message\":", quoting: state.message, to: &json)
         json += ",\"displays\":["
         var fastest = 0  // the highest fps of any display (a loop, not a map into an array)
         for (i, slot) in slots.enumerated() {
@@ -41,35 +41,24 @@ extension Daemon {
             let d = slot.display
             let fps = d.framesPerSecond
             fastest = Swift.max(fastest, fps)
-            json += "{\"name\":"
-            json += JSON.string(d.name)
-            json += ",\"width\":"
-            JSON.append(Int64(d.canvasWidth), to: &json)
-            json += ",\"height\":"
-            JSON.append(Int64(d.canvasHeight), to: &json)
-            json += ",\"fps\":"
-            JSON.append(Int64(fps), to: &json)
+            JSON.append("{\"name\":", quoting: d.name, to: &json)
+            JSON.append(",\"width\":", Int64(d.canvasWidth), to: &json)
+            JSON.append(",\"height\":", Int64(d.canvasHeight), to: &json)
+            JSON.append(",\"fps\":", Int64(fps), to: &json)
             json += ",\"state\":\""
             json += slot.stateName
             json += "\""
             if let error = slot.lastError {
-                json += ",\"error\":"
-                json += JSON.string(error.message)
-                json += ",\"failed_tries\":"
-                JSON.append(Int64(slot.failures), to: &json)
+                JSON.append(",\"error\":", quoting: error.message, to: &json)
+                JSON.append(",\"failed_tries\":", Int64(slot.failures), to: &json)
             }
             json += "}"
         }
-        json += "],\"fps\":"
-        JSON.append(Int64(fastest), to: &json)
-        json += ",\"frames_drawn\":"
-        JSON.append(framesDrawn, to: &json)
-        json += ",\"frames_dropped\":"
-        JSON.append(framesDropped, to: &json)
-        json += ",\"brightness\":"
-        JSON.append(Int64(state.brightness), to: &json)
-        json += ",\"clients\":"
-        JSON.append(Int64(connections.count), to: &json)
+        JSON.append("],\"fps\":", Int64(fastest), to: &json)
+        JSON.append(",\"frames_drawn\":", framesDrawn, to: &json)
+        JSON.append(",\"frames_dropped\":", framesDropped, to: &json)
+        JSON.append(",\"brightness\":", Int64(state.brightness), to: &json)
+        JSON.append(",\"clients\":", Int64(connections.count), to: &json)
         json += "}"
         return json
     }
@@ -121,10 +110,20 @@ enum JSON {
         }
     }
 
-    /// `n` in decimal, appended: one out-of-line copy for the status's numbers (for size).
+    /// A field's name (with what comes before it), then `n` in decimal, appended: one
+    /// out-of-line copy for the status's numbers (for size).
     @inline(never)
-    static func append(_ n: Int64, to json: inout String) {
+    static func append(_ field: String, _ n: Int64, to json: inout String) {
+        json += field
         json += String(n)
+    }
+
+    /// A field's name (with what comes before it), then `s` quoted, or `null`, appended: one
+    /// out-of-line copy for the status's strings (for size).
+    @inline(never)
+    static func append(_ field: String, quoting s: String?, to json: inout String) {
+        json += field
+        json += s.map(string) ?? "null"
     }
 
     /// Microseconds as seconds with three decimals: `12.345`.

@@ -130,8 +130,10 @@ public struct ProtocolError: Error, Equatable, Sendable {
     public var code: ErrorCode
     public var message: String
     public init(_ code: ErrorCode, _ message: String) { self.code = code; self.message = message }
-    /// The reply line without its `\n`.
-    public var reply: String { "ERR " + code.rawValue + " " + message }
+    /// The reply line without its `\n`. Out of line: the daemon makes it in three places (for size).
+    public var reply: String {
+        @inline(never) get { "ERR " + code.rawValue + " " + message }
+    }
 }
 
 public enum RequestParser {
@@ -142,7 +144,8 @@ public enum RequestParser {
     /// the bytes.
     public static func parse(_ line: UnsafeRawBufferPointer) -> Result<Request, ProtocolError> {
         var bytes = line
-        if let last = bytes.last, last == 0x0D { bytes = UnsafeRawBufferPointer(rebasing: bytes.dropLast()) }
+        // Cut by a range, not `dropLast()`: the generic index arithmetic was more code (for size).
+        if let last = bytes.last, last == 0x0D { bytes = UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count - 1)]) }
         if bytes.contains(0) { return refuse(.encoding, "the request contains a NUL byte") }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             return refuse(.encoding, "the request is not valid UTF-8")
@@ -207,8 +210,14 @@ public enum RequestParser {
             let usage = "usage: brightness N (N a whole number from 0 to 100)"
             guard count == 1 else { return refuse(.usage, usage) }
             let word = arguments.first!
-            guard word.utf8.count <= 3, word.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-                  let value = Int(word), value <= 100 else {
+            // One to three digits, read on the bytes: the generic `Int(_:)` was more code (for size).
+            var value = 0, digits = 0
+            for byte in word.utf8 {
+                digits += 1
+                guard digits <= 3, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { value = 101; break }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            guard digits > 0, value <= 100 else {
                 return refuse(.badNumber, "brightness must be a whole number from 0 to 100, got ", word, "")
             }
             return .success(.brightness(value))
@@ -235,7 +244,13 @@ public enum RequestParser {
     /// a list: joined here rather than at each site).
     @inline(never)
     static func refuse(_ code: ErrorCode, _ head: String, _ word: Substring, _ tail: String, _ more: String = "") -> Result<Request, ProtocolError> {
-        refuse(code, head + "'" + quote(word) + "'" + tail + more)
+        .failure(refusal(code, head, word, tail, more))
+    }
+
+    /// The error of `refuse(_:_:_:_:_:)`, for the daemon's own refusals too (an unknown loader).
+    @inline(never)
+    public static func refusal(_ code: ErrorCode, _ head: String, _ word: Substring, _ tail: String, _ more: String = "") -> ProtocolError {
+        ProtocolError(code, head + "'" + quote(word) + "'" + tail + more)
     }
 
     /// The refusal of a text with a control character (`head`, then the quoted `key` if any,
