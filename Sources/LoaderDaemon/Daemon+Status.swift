@@ -29,8 +29,12 @@ extension Daemon {
         // append (for size).
         json += ",\"state\":\""
         json += phase
-        json += "\",\"elapsed\":"
-        json += JSON.seconds(state.session == nil ? 0 : state.elapsed(now: now))
+        // The elapsed microseconds as seconds with three decimals (`12.345`): the whole seconds
+        // and the milliseconds appended as numbers, each with what comes before it (for size).
+        let ms = (state.session == nil ? 0 : state.elapsed(now: now)) / 1000
+        let frac = ms % 1000
+        JSON.append("\",\"elapsed\":", ms / 1000, to: &json)
+        JSON.append(frac < 10 ? ".00" : frac < 100 ? ".0" : ".", frac, to: &json)
         json += ",\"progress\":"
         json += state.progressTarget?.jsonDescription ?? "null"
         JSON.append(",\"message\":", quoting: state.message, to: &json)
@@ -126,14 +130,4 @@ enum JSON {
         json += s.map(string) ?? "null"
     }
 
-    /// Microseconds as seconds with three decimals: `12.345`.
-    static func seconds(_ us: Int64) -> String {
-        let ms = us / 1000
-        let frac = ms % 1000
-        // Appended to one string, not two interpolations joined (for size).
-        var text = String(ms / 1000)
-        text += frac < 10 ? ".00" : frac < 100 ? ".0" : "."
-        text += String(frac)
-        return text
-    }
 }
