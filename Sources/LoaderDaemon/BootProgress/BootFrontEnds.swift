@@ -233,71 +233,67 @@ final class BootFrontEnds {
         if let held = heldProgress { pushProgress(held, daemon: daemon, now: now) }
     }
 
-    func reply(to request: PlymouthRequest, from c: PlymouthConnection, daemon: Daemon, now: Int64) -> PlymouthReply {
+    /// The reply byte: loaderd only ever answers ACK, NAK or "no answer", one byte each, queued
+    /// as it is rather than as a `PlymouthReply` made into an array (for size). ACK is returned
+    /// at one place, after the switch.
+    func reply(to request: PlymouthRequest, from c: PlymouthConnection, daemon: Daemon, now: Int64) -> UInt8 {
         guard c.peerUID == 0 else {
             if !c.refusedLogged {
                 logger.notice("Plymouth front end: refused requests from uid \(c.peerUID) (only root may talk to the splash, as with plymouthd)")
                 c.refusedLogged = true
             }
-            return .nak
+            return PlymouthWire.nak
         }
         let text = request.text
         switch UnicodeScalar(request.command) {
         case "P":
-            return .ack
+            break
         case "U":
             logger.debug("Plymouth: status '" + text + "'")
             if bootingUp, !text.isEmpty, let p = estimator.unitActive(text, at: elapsed(now)) {
                 pushProgress(p, daemon: daemon, now: now)
             }
             if settings.statusMessages, !text.isEmpty { daemon.setMessage(text, now: now) }
-            return .ack
         case "u":
             let value = Swift.max(0, PsplashCommand.atoi(text.utf8))
             // Hidden, the splash stays hidden (a display manager or a shell has the screen): the
             // progress waits for `show-splash`, as `U`'s does.
-            if hidden || stoppedByClient { heldProgress = Swift.min(value, 100) * 1000; return .ack }
-            _ = daemon.setProgress(Percent(thousandths: value * 1000), force: true, now: now)
-            return .ack
+            if hidden || stoppedByClient {
+                heldProgress = Swift.min(value, 100) * 1000
+            } else {
+                _ = daemon.setProgress(Percent(thousandths: value * 1000), force: true, now: now)
+            }
         case "M":
             daemon.setMessage(text, now: now)
-            return .ack
         case "m":
             if daemon.state.message == Self.message(text) || text.isEmpty { daemon.setMessage("", now: now) }
-            return .ack
         case "A":
             paused = true
-            return .ack
         case "a":
             paused = false
             releaseHeldProgress(daemon: daemon, now: now)
-            return .ack
         case "$", "r":
             show(daemon: daemon, now: now)
-            return .ack
         case "H", "D":
             hide(daemon: daemon, now: now)
-            return .ack
         case "Q":
             let retain = (request.argument?.first ?? 0) != 0
             quit(retain: retain, daemon: daemon, now: now)
-            return .ack
         case "C":
             changeMode(text, daemon: daemon, now: now)
-            return .ack
         case "S", "R", "!", "L":
             if request.command == UInt8(ascii: "!") { logger.notice("Plymouth: a boot error was reported") }
-            return .ack
         case "V":
             // We "have an active VT" exactly when we drive a framebuffer on it.
-            return daemon.slots.contains { $0.spec.type == "fb" } ? .ack : .nak
+            if !daemon.slots.contains(where: { $0.spec.type == "fb" }) { return PlymouthWire.nak }
         case "*", "c", "W", "K":
             // No prompts on the splash: the asker falls back to its own (console) prompt.
-            return .noAnswer
+            return PlymouthWire.noAnswer
         default:
             logger.debug("Plymouth: unknown request '" + Self.escaped(request.command) + "'")
-            return .nak
+            return PlymouthWire.nak
         }
+        return PlymouthWire.ack
     }
 
     /// The command byte as `Unicode.Scalar.escaped(asASCII: true)` wrote it (`\t`, `\u{01}`,

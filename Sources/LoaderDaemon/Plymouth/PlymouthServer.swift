@@ -18,7 +18,8 @@ final class PlymouthConnection {
 
     var pendingOutput: Int { output.count - outputStart }
 
-    func queue(_ reply: PlymouthReply) { output += reply.bytes }
+    /// One reply byte (ACK, NAK or no answer: all that loaderd answers; for size, no array made).
+    func queue(_ reply: UInt8) { output.append(reply) }
 
     /// Sends what the socket takes now; false when the peer is gone.
     func flush() -> Bool {
