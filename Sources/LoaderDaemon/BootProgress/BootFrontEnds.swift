@@ -255,7 +255,10 @@ final class BootFrontEnds {
             }
             if settings.statusMessages, !text.isEmpty { daemon.setMessage(text, now: now) }
         case "u":
-            let value = Swift.max(0, PsplashCommand.atoi(text.utf8))
+            // atoi on the argument's bytes: the same number as on `text`, which ends at the same
+            // NUL and whose replaced bytes stop atoi as the raw ones do (the String's UTF-8 view
+            // had its indexing inlined; for size).
+            let value = Swift.max(0, PsplashCommand.atoi(request.argument ?? []))
             // Hidden, the splash stays hidden (a display manager or a shell has the screen): the
             // progress waits for `show-splash`, as `U`'s does.
             if hidden || stoppedByClient {
