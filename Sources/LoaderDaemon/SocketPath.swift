@@ -14,7 +14,8 @@ public enum SocketPath {
     public static func problem(_ path: String) -> String? {
         if !path.hasPrefix("/") { return "an absolute path (starting with /)" }
         if path.utf8.count > maximumBytes {
-            return "a path of at most \(maximumBytes) bytes (what a Unix socket address holds; this one has \(path.utf8.count))"
+            // `maximumBytes` written out (no number to format, for size).
+            return "a path of at most 107 bytes (what a Unix socket address holds; this one has \(path.utf8.count))"
         }
         return nil
     }

@@ -10,7 +10,9 @@ public struct SystemdNotifier {
     private var lastStatus: String?
 
     public init() {
-        socketPath = getenv("NOTIFY_SOCKET").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        // Empty is unset; the C string's first byte tells (no String made to be checked; for size).
+        let socket = getenv("NOTIFY_SOCKET")
+        socketPath = socket.map { $0.pointee == 0 ? nil : String(cString: $0) } ?? nil
         var interval: Int64? = nil
         if let usec = environmentNumber("WATCHDOG_USEC"), usec > 0 {
             let pid = environmentNumber("WATCHDOG_PID").flatMap { Int32(exactly: $0) }

@@ -121,7 +121,6 @@ final class PsplashFIFO {
 
     /// Removes the FIFO if it is still the one opened (never a newer one).
     func removeFile() {
-        var st = stat()
-        if lstat(path, &st) == 0, st.st_dev == device, st.st_ino == inode { unlink(path) }
+        unlinkIfUnchanged(path, device: device, inode: inode)
     }
 }

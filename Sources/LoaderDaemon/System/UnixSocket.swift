@@ -206,7 +206,14 @@ public final class ListeningSocket {
     /// Removes the socket file if it is still the one we created (never another daemon's).
     public func removeFile() {
         guard let path else { return }
-        var st = stat()
-        if lstat(path, &st) == 0, st.st_dev == device, st.st_ino == inode { unlink(path) }
+        unlinkIfUnchanged(path, device: device, inode: inode)
     }
+}
+
+/// Removes the file at `path` when it is still the one that was made (same device and inode),
+/// never a newer one: the control socket's and psplash's FIFO's one copy (for size).
+@inline(never)
+func unlinkIfUnchanged(_ path: String, device: dev_t, inode: ino_t) {
+    var st = stat()
+    if lstat(path, &st) == 0, st.st_dev == device, st.st_ino == inode { unlink(path) }
 }
