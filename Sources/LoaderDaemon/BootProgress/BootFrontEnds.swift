@@ -98,7 +98,7 @@ final class BootFrontEnds {
                 fd = c.fd.rawValue
                 events = (c.readClosed ? 0 : Poll.readable) | (c.pendingOutput > 0 ? Poll.writable : 0)
             } else if i > 0 {
-                fd = listeners[i - 1].fd.rawValue
+                fd = listeners[i - 1].rawValue
                 if !accepting { events = 0 }
             }
             set.append(pollfd(fd: fd, events: events, revents: 0))
@@ -117,7 +117,7 @@ final class BootFrontEnds {
         guard let plymouth else { return }
         var index = pollBase + 1
         for l in plymouth.listeners {
-            if set[index].revents != 0, let e = plymouth.accept(l.fd.rawValue, logNotice: { logger.notice($0) },
+            if set[index].revents != 0, let e = plymouth.accept(l.rawValue, logNotice: { logger.notice($0) },
                                                                 lastWords: { finish($0, daemon: daemon, now: now) }) {
                 daemon.pauseAccepting(now: now, because: e)
             }

@@ -36,11 +36,13 @@ final class PlymouthConnection {
 /// address length (what plymouthd and current clients use), and the old abstract
 /// `/ply-boot-protocol` with the full-length NUL-padded address (what old clients try).
 final class PlymouthServer {
-    let listeners: [(name: String, fd: OwnedDescriptor)]
+    /// The current name's socket, then the old name's when it could be bound (no names kept:
+    /// nothing reads them; for size).
+    let listeners: [OwnedDescriptor]
     var connections: [PlymouthConnection] = []
     let maximumConnections: Int
 
-    init(listeners: [(name: String, fd: OwnedDescriptor)], maximumConnections: Int) {
+    init(listeners: [OwnedDescriptor], maximumConnections: Int) {
         self.listeners = listeners; self.maximumConnections = maximumConnections
     }
 
@@ -50,10 +52,9 @@ final class PlymouthServer {
     /// Binds both names. The current name is required (another plymouthd or loaderd on it is an
     /// error a person must fix); the old name is best effort (`warn` says why it is missing).
     static func listen(maximumConnections: Int, warn: (String) -> Void) throws(SystemError) -> PlymouthServer {
-        let current = try bind(PlymouthWire.socketName, trimmed: true)
-        var listeners: [(name: String, fd: OwnedDescriptor)] = [(name: PlymouthWire.socketName, fd: current)]
+        var listeners = try [bind(PlymouthWire.socketName, trimmed: true)]
         do throws(SystemError) {
-            listeners.append((PlymouthWire.oldSocketName, try bind(PlymouthWire.oldSocketName, trimmed: false)))
+            listeners.append(try bind(PlymouthWire.oldSocketName, trimmed: false))
         } catch {
             warn("Plymouth front end: not listening on the old name: \(error)")
         }
