@@ -96,7 +96,9 @@ public final class DRMDisplay: Display {
         return try DRMDisplay(options: options, path: path, probed: probed || options.device == "auto", spec: spec, warn: warn)
     }
 
-    private init(options: DRMOptions, path: String, probed: Bool, spec: DisplaySpec, warn: (String) -> Void) throws(DisplayOpenError) {
+    // `__shared`: borrowed, so no throw below has them to destroy; copied once where stored (for size).
+    private init(options: __shared DRMOptions, path: __shared String, probed: Bool, spec: __shared DisplaySpec,
+                 warn: (String) -> Void) throws(DisplayOpenError) {
         let name = "drm:" + path
         var warnings: [String] = []
         func note(_ message: String) { noteOpenWarning(message, of: name, in: &warnings, warn) }

@@ -89,7 +89,8 @@ public final class FramebufferDisplay: Display {
         return try FramebufferDisplay(options: options, spec: spec, warn: warn)
     }
 
-    private init(options: FramebufferOptions, spec: DisplaySpec, warn: (String) -> Void) throws(DisplayOpenError) {
+    // `__shared`: the options and spec are borrowed, so no throw below has them to destroy (for size).
+    private init(options: __shared FramebufferOptions, spec: __shared DisplaySpec, warn: (String) -> Void) throws(DisplayOpenError) {
         let name = "fb:" + options.device
         vsync = options.vsync
         var warnings: [String] = []
