@@ -406,8 +406,7 @@ public final class DRMDisplay: Display {
         if retainingFrame {
             let shown = front == 0 ? buffer0 : buffer1
             if shown?.keepOnScreen() == false {
-                standardErrorLine(StandardErrorPriority.prefix(5) + name + ": this kernel cannot keep the last frame after exit (DRM_IOCTL_MODE_CLOSEFB needs Linux 6.8); "
-                    + "the screen goes dark until the next program sets a mode")
+                standardErrorLine(StandardErrorPriority.prefix(5) + name + ": this kernel cannot keep the last frame after exit (DRM_IOCTL_MODE_CLOSEFB needs Linux 6.8); the screen goes dark until the next program sets a mode")
             }
             console?.keepGraphicsMode()
         } else {

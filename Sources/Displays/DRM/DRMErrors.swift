@@ -15,8 +15,7 @@ func drmOpenHint(path: String, _ error: Errno) -> String {
     case .permissionDenied, .notPermitted:
         var st = stat()
         if stat(path, &st) == 0, st.st_gid != 0, let group = GroupFile.name(of: st.st_gid) {
-            message += " (the device belongs to group \(group): add the user to it, e.g. usermod -aG \(group) USER, and log in again; "
-                + "mode setting also needs DRM master, which a non-root user only gets when no one else holds it)"
+            message += " (the device belongs to group \(group): add the user to it, e.g. usermod -aG \(group) USER, and log in again; mode setting also needs DRM master, which a non-root user only gets when no one else holds it)"
         } else {
             message += " (run as root, or add the user to group video; /dev/dri/renderD* needs group render but cannot set modes)"
         }
@@ -30,8 +29,7 @@ func drmOpenHint(path: String, _ error: Errno) -> String {
 func drmMasterHint(path: String, _ error: Errno) -> String {
     var message = "cannot become DRM master on " + path + " (" + error.description + "): "
     if error == .permissionDenied || error == .notPermitted {
-        return message + "loaderd is not root and did not open the card first (a non-root program only becomes master as the first to open it); "
-            + "run loaderd as root (CAP_SYS_ADMIN), or start it before the display server"
+        return message + "loaderd is not root and did not open the card first (a non-root program only becomes master as the first to open it); run loaderd as root (CAP_SYS_ADMIN), or start it before the display server"
     }
     if let holder = drmMasterHolder(path: path) {
         message += holder + " holds it"

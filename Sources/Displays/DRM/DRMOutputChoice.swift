@@ -81,8 +81,10 @@ public struct DRMOutputChoice: Sendable, Equatable {
         let mode: DRMMode
         if let request {
             guard let found = bestMode(primary.modes, width: request.width, height: request.height, refresh: request.refresh) else {
-                return .failure(.noSuchMode("\(primary.name) has no mode \(request.width)x\(request.height)"
-                    + (request.refresh.map { "@\($0)" } ?? "") + "; its modes: " + distinctModes(primary.modes)))
+                // `WxH[@HZ]` as a DRMMode names it (a requested refresh is 1...1000): one
+                // description rather than interpolations and a closure here (for size).
+                let wanted = DRMMode(width: request.width, height: request.height, refresh: request.refresh ?? 0)
+                return .failure(.noSuchMode(primary.name + " has no mode " + wanted.description + "; its modes: " + distinctModes(primary.modes)))
             }
             mode = found
         } else {
@@ -107,8 +109,11 @@ public struct DRMOutputChoice: Sendable, Equatable {
         if connector == nil {
             for output in outputs where output.connected && !output.modes.isEmpty && output.connectorID != primary.connectorID {
                 guard let m = bestMode(output.modes, width: mode.width, height: mode.height, refresh: nil) else {
-                    skipped.append("\(output.name) left dark: it has no \(mode.width)x\(mode.height) mode to mirror \(primary.name) "
-                        + "(its preferred: \((output.modes.first { $0.isPreferred } ?? output.modes[0]).description); give mode= a size both show)")
+                    // Strings joined, the size as a refresh-less DRMMode names it (for size: no interpolations).
+                    let size = DRMMode(width: mode.width, height: mode.height, refresh: 0).description
+                    let preferred = (output.modes.first { $0.isPreferred } ?? output.modes[0]).description
+                    skipped.append(output.name + " left dark: it has no " + size + " mode to mirror " + primary.name
+                        + " (its preferred: " + preferred + "; give mode= a size both show)")
                     continue
                 }
                 guard let c = crtc(for: output) else {

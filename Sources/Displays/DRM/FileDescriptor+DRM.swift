@@ -43,20 +43,18 @@ extension FileDescriptor {
         while true {
             var info = loaderd_drm_connector()
             info.connector_id = id
-            var modes: [loaderd_drm_mode_info] = []
-            if !probe {
-                // A count of 0 makes the kernel probe: pass room for one mode to read the cache.
-                modes = [loaderd_drm_mode_info()]
-                info.count_modes = 1
-                try modes.withUnsafeMutableBufferPointer { m throws(Errno) in
-                    info.modes_ptr = address(m.baseAddress)
-                    try retryingDRM { loaderd_drm_get_connector(rawValue, &info) }
+            // A count of 0 makes the kernel probe: without `probe`, room for one mode is passed to
+            // read the cache. One call either way (for size: each call carries its retry loop).
+            var cached = loaderd_drm_mode_info()
+            try withUnsafeMutablePointer(to: &cached) { m throws(Errno) in
+                if !probe {
+                    info.count_modes = 1
+                    info.modes_ptr = address(m)
                 }
-            } else {
                 try retryingDRM { loaderd_drm_get_connector(rawValue, &info) }
             }
             let counts = (info.count_modes, info.count_encoders)
-            modes = [loaderd_drm_mode_info](repeating: loaderd_drm_mode_info(), count: Int(info.count_modes))
+            var modes = [loaderd_drm_mode_info](repeating: loaderd_drm_mode_info(), count: Int(info.count_modes))
             var encoders = [UInt32](repeating: 0, count: Int(info.count_encoders))
             var again = info
             again.count_props = 0

@@ -18,8 +18,7 @@ struct ConsoleMode: ~Copyable {
         do {
             fd = try Self.openTerminal(path)
         } catch {
-            throw ConsoleModeError("cannot open " + path + " to put the console in graphics mode (" + error.description + "); "
-                + "the kernel console may draw over the splash (run as root, or use console=keep to silence this)")
+            throw ConsoleModeError("cannot open " + path + " to put the console in graphics mode (" + error.description + "); the kernel console may draw over the splash (run as root, or use console=keep to silence this)")
         }
         let mode: Int32
         do {

@@ -29,8 +29,7 @@ extension FramebufferDisplay {
         case .permissionDenied, .notPermitted:
             var st = stat()
             if stat(path, &st) == 0, let group = GroupFile.name(of: st.st_gid), st.st_gid != 0 {
-                message += " (the device belongs to group \(group): add the user to group \(group), "
-                    + "e.g. usermod -aG \(group) USER, and log in again)"
+                message += " (the device belongs to group \(group): add the user to group \(group), e.g. usermod -aG \(group) USER, and log in again)"
             } else {
                 message += " (run as root, or give the user read-write access to " + path + "; on most systems: add the user to group video)"
             }

@@ -154,8 +154,7 @@ public final class FramebufferDisplay: Display {
                 fix = try fd.framebufferFixedInfo()
             } catch {
                 try? fd.close()
-                throw deviceError(options.device + " is not a framebuffer (FBIOGET_VSCREENINFO: " + error.description + "); "
-                    + "for a regular file give geometry=WxH and format=… (" + supportedFormatNames() + ")")
+                throw deviceError(options.device + " is not a framebuffer (FBIOGET_VSCREENINFO: " + error.description + "); for a regular file give geometry=WxH and format=… (" + supportedFormatNames() + ")")
             }
             switch FramebufferPixelFormat.resolve(info, fix) {
             case .success(let found): format = found
