@@ -29,7 +29,7 @@ public func suggestion(for word: String, among candidates: [String]) -> String? 
     var best: (word: String, distance: Int)?
     for candidate in candidates {
         let d = editDistance(lowered, candidate)
-        let limit = candidate.count <= 4 ? 1 : 2
+        let limit = candidate.unicodeScalars.count <= 4 ? 1 : 2  // scalars, as editDistance counts (for size: no Character walk)
         if d <= limit, d < (best?.distance ?? .max) { best = (candidate, d) }
     }
     return best?.word

@@ -78,7 +78,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
         guard let dot = file.lastIndex(of: "."), dot != file.startIndex else {
             throw ImageCodecError(.chooseFormat, path: path, reason: "no file extension (expected \(accepted))")
         }
-        let ext = file[file.index(after: dot)...]
+        let ext = file[file.utf8.index(after: dot)...]  // bytes: no Character walk, for size
         guard let format = ImageFormat(rawValue: ext.asciiLowercased()) else {
             throw ImageCodecError(.chooseFormat, path: path,
                                   reason: "unknown extension '.\(ext)' (expected \(accepted))")

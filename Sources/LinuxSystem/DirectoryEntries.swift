@@ -1,4 +1,5 @@
 import CLinux
+import CompactText  // its byte-based hasPrefix, for size
 
 /// The names in a directory, as readdir(3) gives them.
 public enum DirectoryEntries {

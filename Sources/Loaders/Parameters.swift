@@ -124,7 +124,9 @@ public struct ParameterSpec: Sendable {
         case .integer(let range):
             if let i = Int(trimmed), range.contains(i) { return .integer(i) }
         case .text(let maxLength):
-            let count = text.count
+            // Unicode scalars, as the text renderers draw them (a Character count would bring the
+            // standard library's grapheme breaking, for size); the same count for any ASCII text.
+            let count = text.unicodeScalars.count
             if count <= maxLength { return .text(text) }
             reason = "text is \(count) characters; at most \(maxLength) accepted"
         case .choice(let words):

@@ -74,7 +74,7 @@ extension Color {
         var body = Substring(text)
         var opacity: Double? = nil
         if let at = body.firstIndex(of: "@") {
-            guard let value = Double(body[body.index(after: at)...]), value >= 0, value <= 1 else {
+            guard let value = Double(body[body.utf8.index(after: at)...]), value >= 0, value <= 1 else {
                 throw ColorParseError(input: text)
             }
             opacity = value
@@ -82,11 +82,12 @@ extension Color {
         }
         var color: Color
         if body.hasPrefix("#") {
-            let hex = body.dropFirst()
-            guard hex.count == 6 || hex.count == 8, let value = UInt32(hex, radix: 16) else {
+            // Bytes, not Characters, for size: only hex digits (single bytes) parse.
+            let hex = body[body.utf8.index(after: body.startIndex)...], digits = hex.utf8.count
+            guard digits == 6 || digits == 8, let value = UInt32(hex, radix: 16) else {
                 throw ColorParseError(input: text)
             }
-            if hex.count == 6 {
+            if digits == 6 {
                 color = Color(rgb: value)
             } else {
                 color = Color(r: UInt8(value >> 24), g: UInt8((value >> 16) & 0xFF), b: UInt8((value >> 8) & 0xFF), a: UInt8(value & 0xFF))
@@ -102,7 +103,7 @@ extension Color {
 
     /// `#RRGGBB` or, when not opaque, `#RRGGBBAA`.
     public var hexString: String {
-        func hex(_ v: UInt8) -> String { let s = String(v, radix: 16, uppercase: true); return s.count == 1 ? "0" + s : s }
+        func hex(_ v: UInt8) -> String { let s = String(v, radix: 16, uppercase: true); return s.utf8.count == 1 ? "0" + s : s }
         return "#" + hex(r) + hex(g) + hex(b) + (a == 255 ? "" : hex(a))
     }
 }

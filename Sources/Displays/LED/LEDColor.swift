@@ -54,8 +54,8 @@ public struct ColorOrder: Sendable, Equatable, CustomStringConvertible {
     public static func == (l: ColorOrder, r: ColorOrder) -> Bool { l.channels == r.channels }
 
     public static let all: [(String, ColorOrder)] = ["rgb", "rbg", "grb", "gbr", "brg", "bgr"].map { name in
-        let index: (Character) -> UInt8 = { $0 == "r" ? 0 : $0 == "g" ? 1 : 2 }
-        let c = Array(name)
+        let index: (UInt8) -> UInt8 = { $0 == UInt8(ascii: "r") ? 0 : $0 == UInt8(ascii: "g") ? 1 : 2 }
+        let c = Array(name.utf8)  // bytes, not Characters, for size
         return (name, ColorOrder(index(c[0]), index(c[1]), index(c[2])))
     }
 
