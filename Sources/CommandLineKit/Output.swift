@@ -1,4 +1,5 @@
 import CLinux
+import CompactText  // its byte-based hasSuffix, for size
 
 // Standard output and error through write(2) only: no stdio buffer to flush or to interleave
 // with, so the two streams stay in order on a shared terminal.
