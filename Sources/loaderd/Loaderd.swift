@@ -210,7 +210,7 @@ struct Loaderd {
     @inline(never)
     static func halves(_ word: String) -> (key: String, value: String)? {
         guard let eq = word.firstIndex(of: "=") else { return nil }
-        return (String(word[..<eq]), String(word[word.index(after: eq)...]))
+        return (String(word[..<eq]), String(word[word.utf8.index(after: eq)...]))
     }
 
     /// `head`, then the value refused: the form of most of `problem()`'s messages, built here once.
