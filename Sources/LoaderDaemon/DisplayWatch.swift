@@ -218,6 +218,6 @@ extension Daemon {
 
     static func lastComponent(_ path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
+        return String(path[path.utf8.index(after: slash)...])
     }
 }
