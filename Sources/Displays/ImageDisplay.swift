@@ -69,7 +69,7 @@ public final class ImageDisplay: Display {
         self.name = "image:" + path
         // Same directory, so rename(2) is atomic; a dot name so globbing readers skip it.
         if let slash = path.lastIndex(of: "/") {
-            temporaryPath = String(path[...slash]) + "." + String(path[path.index(after: slash)...]) + ".tmp"
+            temporaryPath = String(path[...slash]) + "." + String(path[path.utf8.index(after: slash)...]) + ".tmp"
         } else {
             temporaryPath = "." + path + ".tmp"
         }
