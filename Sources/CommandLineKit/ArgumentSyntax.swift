@@ -36,24 +36,16 @@ public enum ArgumentSyntax {
         var parsed = ParsedArguments()
         var index = 0
         var onlyPositionals = false
+        // The first error, thrown at one place (each throw was code of its own).
+        var failure: UsageError? = nil
         func isOptionLike(_ word: String) -> Bool {
             guard word.utf8.count > 1, word.utf8.first == UInt8(ascii: "-"), !namesNoOption(word) else { return false }
             guard looksNegative(word) else { return true }
-            let short = String(word.dropFirst())
-            return options.contains(where: { $0.short == short })
+            return options.contains(where: { $0.short.map { "-" + $0 == word } ?? false })
         }
-        func takeValue(_ option: OptionSpec, attached: String?) throws(UsageError) -> String {
-            if let attached {
-                guard !attached.isEmpty else { throw UsageError(message: "Missing value for '\(option.label)'", option: option) }
-                return attached
-            }
-            guard index < arguments.count, !isOptionLike(arguments[index]) else {
-                throw UsageError(message: "Missing value for '\(option.label)'", option: option)
-            }
-            index += 1
-            return arguments[index - 1]
-        }
-        while index < arguments.count {
+        // Read on UTF-8 bytes, as every test of a dash or `=` here is of one ASCII byte (for size:
+        // no Character stepping).
+        words: while index < arguments.count {
             let word = arguments[index]
             index += 1
             if onlyPositionals || !isOptionLike(word) {
@@ -64,44 +56,68 @@ public enum ArgumentSyntax {
                 onlyPositionals = true
                 continue
             }
-            if word.hasPrefix("---") { throw UsageError(message: "Invalid option: " + word) }
-            if !word.hasPrefix("--") {
-                // -h, a short alias (-o FILE, -q), or a single-dash long name.
-                let body = word.dropFirst()
-                let name = String(body.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0])
-                if let option = options.first(where: { $0.short == name }) {
-                    switch option.kind {
-                    case .flag: parsed.flags.append(option.name)
-                    case .value: parsed.values.append((option.name, try takeValue(option, attached: nil)))
-                    }
-                } else if name.contains("h") {
+            // -h, a short alias (-o FILE, -q), or a single-dash long name; else `--name[=value]`.
+            var dashes = 0
+            for byte in word.utf8 {
+                guard byte == UInt8(ascii: "-"), dashes < 3 else { break }
+                dashes += 1
+            }
+            if dashes == 3 {
+                failure = UsageError(message: "Invalid option: " + word)
+                break
+            }
+            let long = dashes == 2
+            let (name, attachedValue) = cut(word, from: dashes, at: UInt8(ascii: "="))
+            guard let option = options.first(where: { long ? $0.name == name : $0.short == name }) else {
+                if long ? name == "help" : name.utf8.contains(UInt8(ascii: "h")) {
                     parsed.helpRequested = true
+                } else if long && name == "version" {
+                    parsed.versionRequested = true
                 } else {
-                    parsed.unknownOptions.append("-" + name)
+                    parsed.unknownOptions.append((long ? "--" : "-") + name)
                 }
                 continue
             }
-            let body = word.dropFirst(2)
-            let parts = body.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0])
-            let attached: String? = parts.count > 1 ? String(parts[1]) : nil
-            if name == "help" { parsed.helpRequested = true; continue }
-            if name == "version" { parsed.versionRequested = true; continue }
-            guard let option = options.first(where: { $0.name == name }) else {
-                parsed.unknownOptions.append("--" + name)
-                continue
-            }
+            let attached = long ? attachedValue : nil  // a short option's `=...` is not read
             switch option.kind {
             case .flag:
                 if let attached {
-                    throw UsageError(message: "The option '--\(name)' does not take any value, but '\(attached)' was specified.")
+                    failure = UsageError(message: "The option '--\(name)' does not take any value, but '\(attached)' was specified.")
+                    break words
                 }
-                parsed.flags.append(name)
+                parsed.flags.append(option.name)
             case .value:
-                parsed.values.append((name, try takeValue(option, attached: attached)))
+                var value = attached
+                if attached == nil, index < arguments.count, !isOptionLike(arguments[index]) {
+                    value = arguments[index]
+                    index += 1
+                }
+                // `--name=` has no value; `--name ''` has an empty one.
+                guard let value, !(attached?.isEmpty ?? false) else {
+                    failure = UsageError(message: "Missing value for '\(option.label)'", option: option)
+                    break words
+                }
+                parsed.values.append((option.name, value))
             }
         }
+        if let failure { throw failure }
         return parsed
+    }
+
+    /// `text` from its byte `start` on, cut at its first `separator` (an ASCII byte): the part
+    /// before it, and the part after it (nil without one). On the UTF-8 bytes, for size: String
+    /// indices and Character stepping were more code.
+    @inline(never)
+    public static func cut(_ text: String, from start: Int = 0, at separator: UInt8) -> (head: String, tail: String?) {
+        var text = text
+        return text.withUTF8 { bytes in
+            let rest = bytes[start...]
+            guard let at = rest.firstIndex(of: separator) else {
+                return (String(decoding: UnsafeBufferPointer(rebasing: rest), as: UTF8.self), nil)
+            }
+            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self),
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[(at + 1)...]), as: UTF8.self))
+        }
     }
 
     /// A word with a space before any `=`, such as `- item` or `-- Mounting --`: no option is
@@ -113,9 +129,9 @@ public enum ArgumentSyntax {
 
     /// `-20`, `-0.5`, `-.5`: a minus sign then a digit or a point.
     public static func looksNegative(_ word: String) -> Bool {
-        let bytes = Array(word.utf8)
-        guard bytes.count > 1, bytes[0] == UInt8(ascii: "-") else { return false }
-        return (bytes[1] >= UInt8(ascii: "0") && bytes[1] <= UInt8(ascii: "9")) || bytes[1] == UInt8(ascii: ".")
+        var bytes = word.utf8.makeIterator()
+        guard bytes.next() == UInt8(ascii: "-"), let second = bytes.next() else { return false }
+        return (second >= UInt8(ascii: "0") && second <= UInt8(ascii: "9")) || second == UInt8(ascii: ".")
     }
 
     /// The error for the first unknown option (with the closest long name when one is near).

@@ -48,42 +48,77 @@ public enum HelpText {
     static let labelColumn = 26
 
     /// `  --label <V>           help…`: the help starts in column 26, or under a label too long for it.
+    @inline(never)  // called at five places in `render`
     static func row(_ label: String, _ help: String, width: Int) -> String {
-        let padded = "  " + label
-        let wrapped = wrap(help, to: width, indent: labelColumn)
-        if padded.count < labelColumn { return padded + String(wrapped.dropFirst(padded.count)) + "\n" }
-        return padded + "\n" + wrapped + "\n"
+        wrap(help, to: width, indent: labelColumn, after: "  " + label) + "\n"
     }
 
     /// ArgumentParser's word wrap: lines of at most `width - indent` characters broken at the last
     /// space (a longer word stays whole), explicit line breaks kept, non-empty lines indented.
     public static func wrap(_ string: String, to width: Int, indent: Int = 0) -> String {
+        wrap(string, to: width, indent: indent, after: "")
+    }
+
+    /// The same after `label` (ASCII), which stands in the first line's indent when it is shorter,
+    /// else on a line of its own. Read as UTF-8 bytes, a character counted at each byte that
+    /// starts a scalar (for size: no Character stepping; the help texts have no combining marks).
+    static func wrap(_ string: String, to width: Int, indent: Int, after label: String) -> String {
+        let newline = UInt8(ascii: "\n"), space = UInt8(ascii: " ")
+        var out = Array(label.utf8)
+        var column = out.count  // where the first line goes on
+        if column > 0 && column >= indent {
+            out.append(newline)
+            column = 0
+        }
         let columns = width - indent
-        guard columns > 0 else { return "" }
-        let text = Substring(string)
-        var lines: [Substring] = []
-        var current = text.startIndex
-        while true {
-            let chunk = text[current...].prefix(columns)
-            if let lastBreak = chunk.lastIndex(of: "\n") {
-                lines.append(contentsOf: text[current..<lastBreak].split(separator: "\n", omittingEmptySubsequences: false))
-                current = text.index(after: lastBreak)
-            } else if chunk.endIndex == text.endIndex {
-                lines.append(text[current...])
+        let text = columns > 0 ? Array(string.utf8) : []  // no room: the label alone
+        var first = true
+        // One line: after a line break unless it is the first; indented unless it is empty.
+        func line(_ start: Int, _ end: Int) {
+            if !first {
+                out.append(newline)
+                column = 0
+            }
+            first = false
+            if start < end {
+                out.append(contentsOf: repeatElement(space, count: indent - column))
+                out.append(contentsOf: text[start..<end])
+            }
+        }
+        var current = 0
+        while columns > 0 {
+            // The chunk: at most `columns` characters from `current`.
+            var end = current, counted = 0
+            while end < text.count {
+                if text[end] & 0xC0 != 0x80 {
+                    if counted == columns { break }
+                    counted += 1
+                }
+                end += 1
+            }
+            if let lastBreak = text[current..<end].lastIndex(of: newline) {
+                var start = current
+                for index in current..<lastBreak where text[index] == newline {
+                    line(start, index)
+                    start = index + 1
+                }
+                line(start, lastBreak)
+                current = lastBreak + 1
+            } else if end == text.count {
+                line(current, end)
                 break
-            } else if let lastSpace = chunk.lastIndex(of: " ") {
-                lines.append(text[current..<lastSpace])
-                current = text.index(after: lastSpace)
-            } else if let nextSpace = text[current...].firstIndex(of: " ") {
-                lines.append(text[current..<nextSpace])
-                current = text.index(after: nextSpace)
+            } else if let lastSpace = text[current..<end].lastIndex(of: space) {
+                line(current, lastSpace)
+                current = lastSpace + 1
+            } else if let nextSpace = text[current...].firstIndex(of: space) {
+                line(current, nextSpace)
+                current = nextSpace + 1
             } else {
-                lines.append(text[current...])
+                line(current, text.count)
                 break
             }
         }
-        let pad = String(repeating: " ", count: indent)
-        return lines.map { $0.isEmpty ? "" : pad + $0 }.joined(separator: "\n")
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// $COLUMNS, else the terminal's width on standard output, else 80 (as ArgumentParser).
@@ -100,7 +135,7 @@ public enum HelpText {
 /// the words at fault, as given: their control characters are written out (`TerminalText`).
 public func exitWithUsageError(_ error: UsageError, usage: String, helpCommand: String) -> Never {
     var text = "Error: " + TerminalText.escaped(error.message) + "\n"
-    if let option = error.option { text += "Help:  \(option.label)  \(option.help)\n" }
+    if let option = error.option { text += "Help:  " + option.label + "  " + option.help + "\n" }
     text += "Usage: " + usage + "\n  See '" + helpCommand + "' for more information.\n"
     printError(text)
     exit(ExitCode.usage)

@@ -26,7 +26,7 @@ public struct OptionSpec: Sendable {
     public var label: String {
         switch kind {
         case .flag: return "--" + name
-        case .value: return "--\(name) <\(valueName ?? name)>"
+        case .value: return "--" + name + " <" + (valueName ?? name) + ">"
         }
     }
 

@@ -32,5 +32,12 @@ public func writeOut(_ text: String) -> Int32 { writeAll(text, to: STDOUT_FILENO
 
 /// One line (or block) on standard error, newline-terminated.
 public func printError(_ text: String) {
-    writeAll(text.hasSuffix("\n") ? text : text + "\n", to: STDERR_FILENO)
+    writeAll(endsWith(text, UInt8(ascii: "\n")) ? text : text + "\n", to: STDERR_FILENO)
+}
+
+/// Whether the last byte of `text` is `byte` (an ASCII byte): `hasSuffix` on bytes, for size
+/// (its Character comparison brings grapheme breaking).
+public func endsWith(_ text: String, _ byte: UInt8) -> Bool {
+    var text = text
+    return text.withUTF8 { $0.last == byte }
 }

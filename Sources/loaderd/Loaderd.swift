@@ -26,12 +26,20 @@ struct Loaderd {
     static let defaultDisplay = "auto"
 
     /// Every option, in the order the help lists them.
-    static let options: [OptionSpec] = optionTable.split(separator: "\n").map { line in
-        let field = line.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)
-        let flag = field[1] == "!"
-        return OptionSpec(name: String(field[0]), kind: flag ? .flag : .value,
-                          valueName: flag || field[1].isEmpty ? nil : String(field[1]), help: String(field[2]))
-    }
+    /// Cut by `ArgumentSyntax.cut`, on UTF-8 bytes (for size: `split` stepped through Characters).
+    static let options: [OptionSpec] = {
+        var options: [OptionSpec] = []
+        var rest: String? = optionTable
+        while let text = rest {
+            let (line, next) = ArgumentSyntax.cut(text, at: UInt8(ascii: "\n"))
+            let (name, fields) = ArgumentSyntax.cut(line, at: UInt8(ascii: "|"))
+            let (value, help) = ArgumentSyntax.cut(fields!, at: UInt8(ascii: "|"))
+            let flag = value == "!"
+            options.append(OptionSpec(name: name, kind: flag ? .flag : .value, valueName: flag || value.isEmpty ? nil : value, help: help!))
+            rest = next
+        }
+        return options
+    }()
 
     /// The options as one text, a line each: `name|VALUE|help`, VALUE empty when the help names
     /// the value by the option, `!` for a flag. Read into `options` at the start: 24 initialisers,
@@ -138,7 +146,7 @@ struct Loaderd {
         while i < words.count {
             var word = words[i]
             if word == "--psplash-fifo" {
-                let joined = i + 1 < words.count && words[i + 1].hasPrefix("/")
+                let joined = i + 1 < words.count && words[i + 1].utf8.first == UInt8(ascii: "/")
                 if joined { i += 1 }
                 word = "--psplash-fifo=" + (joined ? words[i] : directory)
             }
@@ -176,7 +184,7 @@ struct Loaderd {
         numbers: for index in 7...11 where index != 10 {
             for value in command.given[index] where index == 7 ? Int(value) == nil : Double(value) == nil {
                 let option = options[index]
-                error = UsageError(message: "The value '\(value)' is invalid for '\(option.label)'", option: option)
+                error = UsageError(message: "The value '" + value + "' is invalid for '" + option.label + "'", option: option)
                 break numbers
             }
         }
@@ -209,8 +217,8 @@ struct Loaderd {
     /// cutting for the checks and the settings.
     @inline(never)
     static func halves(_ word: String) -> (key: String, value: String)? {
-        guard let eq = word.firstIndex(of: "=") else { return nil }
-        return (String(word[..<eq]), String(word[word.utf8.index(after: eq)...]))
+        let (key, value) = ArgumentSyntax.cut(word, at: UInt8(ascii: "="))
+        return value.map { (key, $0) }
     }
 
     /// `head`, then the value refused: the form of most of `problem()`'s messages, built here once.
@@ -234,7 +242,12 @@ struct Loaderd {
         if let freezeTime, !(freezeTime.isFinite && freezeTime >= 0 && freezeTime <= 1_000_000) {
             return "--freeze-time must be from 0 to 1000000 seconds, got \(freezeTime)"
         }
-        if let message, message.count > 256 { return "--message is at most 256 characters" }
+        if let message {
+            // Characters counted as the bytes that start a scalar (for size: no grapheme breaking).
+            var characters = 0
+            for byte in message.utf8 where byte & 0xC0 != 0x80 { characters += 1 }
+            if characters > 256 { return "--message is at most 256 characters" }
+        }
         for word in assignments where Self.halves(word).map({ $0.key.isEmpty }) ?? true {
             return Self.got("--set expects key=value", word)
         }
@@ -246,19 +259,19 @@ struct Loaderd {
             }
             let mode = halves.key
             guard modes.contains(mode) else {
-                let hint = suggestion(for: mode, among: modes).map { " (did you mean '\($0)'?)" } ?? ""
-                return "--mode-loader: unknown mode '\(mode)'\(hint); modes: " + modes.joined(separator: ", ")
+                let hint = suggestion(for: mode, among: modes).map { " (did you mean '" + $0 + "'?)" } ?? ""
+                return "--mode-loader: unknown mode '" + mode + "'" + hint + "; modes: " + modes.joined(separator: ", ")
             }
         }
         if let mode, !modes.contains(mode) {
             return Self.got("--mode must be one of " + modes.joined(separator: ", "), mode)
         }
-        if let pidFile, pidFile.isEmpty || pidFile.hasSuffix("/") { return Self.got("--pid-file must name a file", pidFile) }
+        if let pidFile, pidFile.isEmpty || endsWith(pidFile, UInt8(ascii: "/")) { return Self.got("--pid-file must name a file", pidFile) }
         // The config's rule (absolute, and fitting a socket address), so that loaderctl finds it.
         if let socket, let problem = SocketPath.problem(socket) {
-            return "--socket must be \(problem), e.g. /run/loaderd/loaderd.sock; got " + (socket.isEmpty ? "an empty path" : "'\(socket)'")
+            return "--socket must be " + problem + ", e.g. /run/loaderd/loaderd.sock; got " + (socket.isEmpty ? "an empty path" : "'" + socket + "'")
         }
-        if let bootTimeline, !bootTimeline.hasPrefix("/") { return Self.got("--boot-timeline must be an absolute path", bootTimeline) }
+        if let bootTimeline, bootTimeline.utf8.first != UInt8(ascii: "/") { return Self.got("--boot-timeline must be an absolute path", bootTimeline) }
         // Each display's type, keys and values as opening it would check them, nothing opened:
         // a bad one is a usage error now, before the socket is made, not a failure after
         // "listening on". A device that does not exist yet is not a bad spec (it is waited for).
@@ -304,7 +317,7 @@ struct Loaderd {
         }
         if let pidFile, let problem = PidFile.write(pidFile) {
             // Not fatal: the splash matters more than the file; the log says what it costs.
-            logger.error("--pid-file \(pidFile): \(problem); a starting script cannot tell that loaderd is up")
+            logger.error("--pid-file " + pidFile + ": " + problem + "; a starting script cannot tell that loaderd is up")
         }
         daemon.run()
         if let pidFile { PidFile.remove(pidFile) }
@@ -317,7 +330,7 @@ struct Loaderd {
     func setProblem(_ settings: DaemonConfiguration) -> String? {
         guard loader == nil, !assignments.isEmpty else { return nil }
         guard let name = settings.loader else {
-            return "--set needs --loader, or a loader named in the config file ([loader] name); \(config ?? "") names none"
+            return "--set needs --loader, or a loader named in the config file ([loader] name); " + (config ?? "") + " names none"
         }
         return LaunchCheck.loaderProblem(name, settings.assignments, source: "--set for the config's loader")
     }

@@ -27,7 +27,7 @@ enum SplashEnd {
         if let pid = PidFile.processID(bytes) {
             status = end(pid)
         } else {
-            complain("\(path) holds no process id")
+            complain(path + " holds no process id")
         }
         // The daemon removes its pid file when it ends by itself. A file left means it crashed
         // before, hung or was killed, leaving the console in graphics mode: put it back in text
