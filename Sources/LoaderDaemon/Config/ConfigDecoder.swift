@@ -124,7 +124,10 @@ struct ConfigDecoder {
             case .integer(let id) where id >= 0 && id < Int(UInt32.max): group = String(id)
             default: break
             }
-            guard !group.isEmpty, !group.contains(where: { $0 == " " || $0 == ":" || $0 == "/" }) else {
+            // On the bytes, not by Character (for size).
+            var usable = !group.isEmpty
+            for b in Array(group.utf8) where b == .space || b == UInt8(ascii: ":") || b == UInt8(ascii: "/") { usable = false }
+            guard usable else {
                 throw expected("a group name or number", entry.value, key: key)
             }
             if checksMachine, Daemon.groupID(named: group) == nil {

@@ -107,7 +107,7 @@ extension ConfigDecoder {
                 return
             } catch {
                 guard let about = entry(about: error, entries: entries), remaining[about.key] != nil else {
-                    let cause = left.first { Self.mentions(error.message, key: $0) }
+                    let cause = left.first { Self.names(error.message, $0, atStart: false) }
                     if let cause, !stoodIn.contains(cause), let value = Self.standIn(for: cause) {
                         stoodIn.append(cause)
                         remaining.options.append(DisplaySpec.Option(cause, value))
@@ -120,7 +120,10 @@ extension ConfigDecoder {
                 if stoodIn.contains(about.key) { return }
                 report(self.error(error.message, at: about.value.position, key: "display." + about.key))
                 left.append(about.key)
-                remaining.options.removeAll { $0.key == about.key }
+                // A loop, not `removeAll(where:)`: for size.
+                var kept: [DisplaySpec.Option] = []
+                for option in remaining.options where option.key != about.key { kept.append(option) }
+                remaining.options = kept
             }
         }
     }
@@ -136,27 +139,29 @@ extension ConfigDecoder {
     /// the whole display (a missing `path`).
     private func entry(about failure: DisplaySpecError, entries: [TOMLEntry]) -> TOMLEntry? {
         var about: TOMLEntry?
-        for e in entries where Self.begins(failure.message, e.key) {
+        for e in entries where Self.names(failure.message, e.key, atStart: true) {
             if about == nil || about!.key.utf8.count < e.key.utf8.count { about = e }
         }
         return about
     }
 
-    /// Whether `message` begins with `key=` or `'key'` (by Character, as a refusal is written).
-    @inline(never) private static func begins(_ message: String, _ key: String) -> Bool {
-        message.hasPrefix(key + "=") || message.hasPrefix("'" + key + "'")
-    }
-
-    /// Whether `message` names `key` as an option (`path=`, `'size'`), as "missing path=FILE" does.
-    /// (On the UTF-8 bytes: Embedded Swift's String has no substring search.)
-    private static func mentions(_ message: String, key: String) -> Bool {
-        let text = Array(message.utf8)
-        for needle in [Array((key + "=").utf8), Array(("'" + key + "'").utf8)] where needle.count <= text.count {
-            for i in 0...(text.count - needle.count) {
-                var n = 0
-                while n < needle.count && text[i + n] == needle[n] { n += 1 }
-                if n == needle.count { return true }
+    /// Whether `message` names `key` as an option, `key=` or `'key'`: at its start when `atStart`
+    /// (`rotate=45: …`, `'rows' must divide …`), else anywhere ("missing path=FILE").
+    /// On the UTF-8 bytes, one search for both forms (Embedded Swift's String has no substring
+    /// search; and no `key + "="` strings built: for size).
+    @inline(never) private static func names(_ message: String, _ key: String, atStart: Bool) -> Bool {
+        let text = Array(message.utf8), name = Array(key.utf8)
+        // Where the name may start: 0 (`key=`) or 1 (`'key'`) at the start, else anywhere.
+        var i = 0
+        while i + name.count < text.count && (!atStart || i <= 1) {
+            var n = 0
+            while n < name.count && text[i + n] == name[n] { n += 1 }
+            if n == name.count {
+                let after = text[i + n]
+                if after == UInt8(ascii: "=") && (!atStart || i == 0) { return true }
+                if after == .apostrophe && i > 0 && text[i - 1] == .apostrophe { return true }
             }
+            i += 1
         }
         return false
     }

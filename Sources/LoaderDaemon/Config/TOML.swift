@@ -144,7 +144,8 @@ struct TOMLParser {
     }
 
     /// A comment runs to the end of the line; control characters other than tab are refused.
-    mutating func skipComment() throws(ConfigError) {
+    /// (A call: it was inlined at each of its three callers, for size.)
+    @inline(never) mutating func skipComment() throws(ConfigError) {
         guard peek == .hash else { return }
         while i < bytes.count && bytes[i] != .newline {
             let b = bytes[i]
@@ -154,8 +155,9 @@ struct TOMLParser {
         }
     }
 
-    /// Consumes a line end (`\n` or `\r\n`) if one is next; returns whether it did.
-    mutating func consumeNewline() throws(ConfigError) -> Bool {
+    /// Consumes a line end (`\n` or `\r\n`) if one is next; returns whether it did. (A call, as
+    /// `skipComment`.)
+    @inline(never) mutating func consumeNewline() throws(ConfigError) -> Bool {
         guard let b = peek else { return false }
         if b == .newline { i += 1 } else if b == .carriageReturn {
             guard i + 1 < bytes.count && bytes[i + 1] == .newline else { throw error("a carriage return must be followed by a newline") }

@@ -67,7 +67,9 @@ extension TOMLParser {
                     try parseUnicodeEscape(e, at: escapeStart, into: &out, key: key)
                     continue
                 default:
-                    message = "unknown escape \\\(found.dropFirst().dropLast()) in a string; use \\\" \\\\ \\b \\t \\n \\f \\r \\uXXXX or \\UXXXXXXXX"
+                    // `found` without its quotes, on the bytes (not by Character: for size).
+                    let shown = Array(found.utf8)
+                    message = "unknown escape \\" + utf8Text(shown, 1, shown.count - 1) + " in a string; use \\\" \\\\ \\b \\t \\n \\f \\r \\uXXXX or \\UXXXXXXXX"
                     place = escapeStart
                     break scan
                 }
@@ -219,14 +221,15 @@ extension TOMLParser {
             switch number {
             case .integer(let n): return TOMLValue(kind: .integer(n), position: start)
             case .float(let d): return TOMLValue(kind: .float(d, text: word), position: start)
-            case .outOfRange: message = "\(word) is out of range (integers must fit in 64 bits, decimals must be finite)"
+            case .outOfRange: message = word + " is out of range (integers must fit in 64 bits, decimals must be finite)"
             }
-        } else if w.contains(UInt8(ascii: ":")) || (w.count >= 5 && w[0..<4].allSatisfy { $0.isDigit } && w[4] == UInt8(ascii: "-")) {
-            message = "dates and times are not supported; write \(word) as a \"string\""
-        } else if w.first.map({ $0.isLetter }) ?? false {
-            message = "\(word) is not a value; strings need quotes: \"\(word)\""
+        } else if w.contains(UInt8(ascii: ":")) || (w.count >= 5 && w[0].isDigit && w[1].isDigit && w[2].isDigit && w[3].isDigit && w[4] == UInt8(ascii: "-")) {
+            // Joined with `+`, not interpolated (every part is a String): for size, as below.
+            message = "dates and times are not supported; write " + word + " as a \"string\""
+        } else if w[0].isLetter {
+            message = word + " is not a value; strings need quotes: \"" + word + "\""
         } else {
-            message = "\(word) is not a number"
+            message = word + " is not a number"
         }
         throw error(message, at: start, key: key)
     }

@@ -89,7 +89,10 @@ struct TOMLValue {
         switch kind {
         case .string(let s): return s
         case .integer(let i): return String(i)
-        case .float(_, let text): return text.filter { $0 != "_" }
+        case .float(_, let text):
+            // On the bytes (the word is ASCII), not by Character: for size.
+            let digits = Array(text.utf8).filter { $0 != .underscore }
+            return utf8Text(digits, 0, digits.count)
         case .boolean(let b): return b ? "true" : "false"
         case .array, .table, .tableArray: return nil
         }
