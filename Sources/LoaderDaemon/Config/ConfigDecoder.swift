@@ -182,7 +182,7 @@ struct ConfigDecoder {
                     }
                     if !reported { report(parameterError(error, name: name, entry: parametersEntry)) }
                 }
-            } else if table["name"] == nil {
+            } else if table.index(of: "name") == nil {
                 report(error("parameters need a loader: set loader.name too", at: parametersEntry.keyPosition, key: "loader.parameters"))
             }
         }
@@ -241,7 +241,7 @@ struct ConfigDecoder {
                 for spec in type.parameters { known.append(spec.key) }  // a loop: the `map` was 0.4 KB
                 if !type.presets.isEmpty { known.append("preset") }
             }
-            return self.error("unknown parameter '\(p.key)' for \(name)\(didYouMean(p.key, known)); \(name) accepts " + joined(known, separator: ", "), at: bad.keyPosition, key: nil)
+            return self.error("unknown parameter '\(p.key)' for \(name)\(didYouMean(p.key, known)); \(name) accepts \(joined(known, separator: ", "))", at: bad.keyPosition, key: nil)
         }
         return self.error(p.reason + ", got " + bad.value.shown, at: bad.value.position, key: key)
     }

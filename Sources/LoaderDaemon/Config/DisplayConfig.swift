@@ -73,11 +73,11 @@ extension ConfigDecoder {
         let known = DisplayFactory.types.map { $0.type }
         let type = word.asciiLowercased()
         guard let accepted = DisplayFactory.acceptedKeys(for: type) else {
-            throw error("unknown display type \(quoted(word))\(didYouMean(word, known, quote: "\"")); types: " + joined(known, separator: ", "), at: typeEntry.value.position, key: "display.type")
+            throw error("unknown display type \(quoted(word))\(didYouMean(word, known, quote: "\"")); types: \(joined(known, separator: ", "))", at: typeEntry.value.position, key: "display.type")
         }
         // Each unknown key at its own place, with the nearest accepted one.
         for e in entries where !accepted.contains(e.key) {
-            report(error("unknown key '\(e.key)' in [[display]] of type \(type)\(didYouMean(e.key, accepted)); \(type) accepts type, " + joined(accepted, separator: ", "),
+            report(error("unknown key '\(e.key)' in [[display]] of type \(type)\(didYouMean(e.key, accepted)); \(type) accepts type, \(joined(accepted, separator: ", "))",
                                   at: e.keyPosition, key: nil))
             usable = false
         }

@@ -40,7 +40,7 @@ extension TOMLParser {
         }
         // The header as written, once: each message below names it.
         let dotted = joined(path, separator: ".")
-        let shownHeader = isArray ? "[[" + dotted + "]]" : "[" + dotted + "]"
+        let shownHeader = isArray ? "[[\(dotted)]]" : "[\(dotted)]"
         try expectEndOfLine(after: "the table header " + shownHeader)
 
         var table = root
@@ -140,7 +140,7 @@ extension TOMLParser {
         let fullPath = path + keys
         skipWhitespace()
         guard peek == .equals else {
-            throw unexpected("expected '=' after the key '" + joined(fullPath, separator: ".", path.count..<fullPath.count) + "'", key: path)
+            throw unexpected("expected '=' after the key '\(joined(fullPath, separator: ".", path.count..<fullPath.count))'", key: path)
         }
         i += 1
         skipWhitespace()
