@@ -73,9 +73,11 @@ struct ConfigDecoder {
             if n == 2 { config.displays = decodeDisplays(entry); continue }
             guard let t = table(entry) else { continue }
             switch n {
-            case 0: config.daemon = decodeDaemon(t)
-            case 1: config.loader = decodeLoader(t)
-            case 3: config.boot = decodeBoot(t)
+            // Into the defaults already in `config` (a section is read once: the parser refuses a
+            // second [daemon]), not built anew and moved in: for size.
+            case 0: decodeDaemon(t, into: &config.daemon)
+            case 1: decodeLoader(t, into: &config.loader)
+            case 3: decodeBoot(t, into: &config.boot)
             default: config.screen = decodeScreen(t)
             }
         }
@@ -99,12 +101,10 @@ struct ConfigDecoder {
 
     // MARK: Sections
 
-    @inline(never) private mutating func decodeDaemon(_ table: TOMLTable) -> Config.Daemon {
-        var d = Config.Daemon()
+    @inline(never) private mutating func decodeDaemon(_ table: TOMLTable, into d: inout Config.Daemon) {
         for entry in table.entries {
             do { try daemonSetting(entry, into: &d) } catch { report(error) }
         }
-        return d
     }
 
     /// One key of [daemon] (each on its own: an error in one leaves the others checked).
@@ -157,8 +157,7 @@ struct ConfigDecoder {
         }
     }
 
-    @inline(never) private mutating func decodeLoader(_ table: TOMLTable) -> Config.LoaderSettings {
-        var l = Config.LoaderSettings()
+    @inline(never) private mutating func decodeLoader(_ table: TOMLTable, into l: inout Config.LoaderSettings) {
         var parametersEntry: TOMLEntry?
         for entry in table.entries {
             do { try loaderSetting(entry, into: &l, parametersEntry: &parametersEntry) } catch { report(error) }
@@ -186,7 +185,6 @@ struct ConfigDecoder {
                 report(error("parameters need a loader: set loader.name too", at: parametersEntry.keyPosition, key: "loader.parameters"))
             }
         }
-        return l
     }
 
     /// One key of [loader].
@@ -246,12 +244,10 @@ struct ConfigDecoder {
         return self.error(p.reason + ", got " + bad.value.shown, at: bad.value.position, key: key)
     }
 
-    @inline(never) private mutating func decodeBoot(_ table: TOMLTable) -> Config.Boot {
-        var b = Config.Boot()
+    @inline(never) private mutating func decodeBoot(_ table: TOMLTable, into b: inout Config.Boot) {
         for entry in table.entries {
             do { try bootSetting(entry, into: &b) } catch { report(error) }
         }
-        return b
     }
 
     /// One key of [boot].
