@@ -86,3 +86,20 @@ func separatorEnd(_ bytes: Substring.UTF8View, at i: String.Index, _ separator: 
     if start != bytes.endIndex || !omitting { result.append(text[start..<bytes.endIndex]) }
     return result
 }
+
+extension Substring {
+    /// The first `limit` Unicode scalars, cut on a scalar's boundary. The renderers draw one glyph
+    /// a scalar, so this is the text as drawn; and cutting by scalars rather than by Characters
+    /// keeps the standard library's grapheme breaking, its code and tables, out of the binary
+    /// (for size).
+    @inline(never) public func prefix(scalars limit: Int) -> Substring {
+        let scalars = unicodeScalars
+        var end = scalars.startIndex
+        var taken = 0
+        while taken < limit, end < scalars.endIndex {
+            scalars.formIndex(after: &end)
+            taken += 1
+        }
+        return self[..<end]
+    }
+}

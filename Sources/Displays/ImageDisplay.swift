@@ -69,7 +69,8 @@ public final class ImageDisplay: Display {
         self.name = "image:" + path
         // Same directory, so rename(2) is atomic; a dot name so globbing readers skip it.
         if let slash = path.lastIndex(of: "/") {
-            temporaryPath = String(path[...slash]) + "." + String(path[path.utf8.index(after: slash)...]) + ".tmp"
+            let name = path.utf8.index(after: slash)  // a byte after the slash, not a Character (for size)
+            temporaryPath = String(path[..<name]) + "." + String(path[name...]) + ".tmp"
         } else {
             temporaryPath = "." + path + ".tmp"
         }

@@ -17,7 +17,7 @@ public enum LaunchCheck {
             guard let eq = word.firstIndex(of: "="), eq != word.startIndex else { return "--set expects key=value, got '" + word + "'" }
             let key = String(word[..<eq])
             if pairs.contains(where: { $0.key == key }) { return "--set " + key + "= is given twice; give each parameter once" }
-            pairs.append(Assignment(key: key, value: String(word[word.index(after: eq)...])))
+            pairs.append(Assignment(key: key, value: String(word[word.utf8.index(after: eq)...])))
         }
         guard let loader else { return nil }
         return loaderProblem(loader, pairs, source: "--loader")

@@ -137,7 +137,7 @@ extension Daemon {
                     if line.hasPrefix("PID="), let pid = processID(line.utf8) {
                         alive = kill(pid, 0) == 0 || errno != ESRCH
                     } else if line.hasPrefix("Message="), line.utf8.count > 8 {
-                        message = "\"" + String(line.dropFirst(8).prefix(160)) + "\""
+                        message = "\"" + String(line[line.utf8.index(line.startIndex, offsetBy: 8)...].prefix(scalars: 160)) + "\""
                     }
                 }
             }

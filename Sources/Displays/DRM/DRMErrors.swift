@@ -41,7 +41,7 @@ func drmMasterHint(path: String, _ error: Errno) -> String {
 
 /// `command (pid N)` of the master client listed in /sys/kernel/debug/dri/N/clients.
 func drmMasterHolder(path: String) -> String? {
-    guard let file = path.split(separator: "/").last, file.hasPrefix("card"), let minor = Int(file.dropFirst(4)) else { return nil }
+    guard let file = path.split(separator: "/").last, file.hasPrefix("card"), let minor = Int(file[file.utf8.index(file.startIndex, offsetBy: 4)...]) else { return nil }
     guard let text = readSmallFile("/sys/kernel/debug/dri/\(minor)/clients") else { return nil }
     return masterClient(text)
 }

@@ -327,7 +327,7 @@ final class BootFrontEnds {
     /// Control characters (escape sequences a terminal would run in `loaderctl status`) become
     /// spaces, as psplash's front end does; the config and the socket refuse them.
     static func message(_ text: String) -> String? {
-        let t = String(PsplashCommand.text(text.utf8).prefix(Request.maximumMessageLength))
+        let t = String(PsplashCommand.text(text.utf8)[...].prefix(scalars: Request.maximumMessageLength))
         return t.isEmpty ? nil : t
     }
 

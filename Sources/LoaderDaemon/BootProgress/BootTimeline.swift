@@ -113,11 +113,7 @@ public struct BootTimeline: Equatable, Sendable {
                 }
             } else if units.count >= maximumUnits {
                 problem = "more than 4096 units"
-            } else if let space = line.firstIndex(of: 0x20), let at = microseconds(line[..<space]), at <= total,
-                      // The space is a Character of its own, as `firstIndex(of: " ")` found it,
-                      // unless a combining mark after it joins it (digits before it cannot).
-                      line[space + 1..<line.endIndex].first.map({ $0 < 0x80 }) ?? true
-                          || String(decoding: line[space...], as: UTF8.self).first == " " {
+            } else if let space = line.firstIndex(of: 0x20), let at = microseconds(line[..<space]), at <= total {
                 let name = line[(space + 1)...]
                 if name.isEmpty || name.contains(where: { $0 <= 0x20 }) {
                     problem = "expected a unit name without spaces"

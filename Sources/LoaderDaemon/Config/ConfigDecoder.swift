@@ -206,7 +206,7 @@ struct ConfigDecoder {
         case 2:  // message
             let text = try string(entry, key)
             var problem: String?
-            let length = text.count
+            let length = text.unicodeScalars.count  // one glyph each, as drawn
             if length > 256 {
                 problem = "expected at most 256 characters, got \(length)"
             } else if text.unicodeScalars.contains(where: { $0.isControl }) {

@@ -197,7 +197,7 @@ public enum RequestParser {
             // the first word after the command (split found it), not skipping spaces again.
             guard count > 0 else { return .success(.message(nil)) }
             let rest = text[arguments.first!.startIndex...]
-            let length = rest.count  // counted once (characters: a walk over the text)
+            let length = rest.unicodeScalars.count  // counted once (Unicode scalars: one glyph each, as drawn)
             if length > Request.maximumMessageLength {
                 // The limit written out: one interpolation fewer (for size). Keep it in step.
                 return refuse(.usage, "a message is at most 256 characters, got \(length)")
@@ -351,7 +351,7 @@ public enum RequestParser {
     /// A word to quote back, cut to a few characters so a reply stays short, control
     /// characters written as `\u{1B}` (a reply is shown on terminals).
     static func quote(_ word: Substring) -> String {
-        let cut = word.prefix(quoteLimit)  // characters, as the reply shows them
+        let cut = word.prefix(scalars: quoteLimit)  // Unicode scalars, as the reply shows them
         return escapingControlCharacters(cut.endIndex == word.endIndex ? String(word) : String(cut) + "…")
     }
 

@@ -28,7 +28,8 @@ final class PsplashFIFO {
     /// (made in advance to feed the splash, or to read what boot scripts send) is removed and
     /// made afresh. A regular file, a symlink or anything else at the path is refused.
     static func open(directory: String) throws(SystemError) -> PsplashFIFO {
-        let path = (directory.hasSuffix("/") ? String(directory.dropLast()) : directory) + "/" + fileName
+        // The "/" cut as its byte, not as the last Character (for size: no grapheme breaking).
+        let path = (directory.hasSuffix("/") ? String(directory[..<directory.utf8.index(before: directory.endIndex)]) : directory) + "/" + fileName
         // What went wrong: the words before and after the path, the C error (`code`, 0: none) and
         // a hint, made into the one error thrown at the end (each throw was code of its own; for size).
         var before = ""
