@@ -62,7 +62,7 @@ public struct InvalidArgumentEncoding: Error, Sendable {
         var text = "", parser = Unicode.UTF8.ForwardParser(), input = bytes.makeIterator(), at = 0
         func hex(_ byte: UInt8) -> String {
             let digits = String(byte, radix: 16, uppercase: true)
-            return "\\x" + (digits.count == 1 ? "0" + digits : digits)
+            return "\\x" + (digits.utf8.count == 1 ? "0" + digits : digits)  // ASCII digits: bytes, not Characters (for size)
         }
         while true {
             switch parser.parseScalar(from: &input) {
