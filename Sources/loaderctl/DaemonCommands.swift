@@ -110,8 +110,10 @@ enum DaemonVerbs {
                 let named = bad == "\t" ? "a tab (U+9)" : "control character " + hexCode(bad)
                 throw .usage("the message contains \(named); it must be one line of printable text")
             }
-            guard joined.count <= maximumMessageLength else {
-                throw .usage("the message is \(joined.count) characters; at most \(maximumMessageLength) are accepted")
+            // Counted as the daemon counts it: in Unicode scalars (one glyph each, as drawn).
+            let length = joined.unicodeScalars.count
+            guard length <= maximumMessageLength else {
+                throw .usage("the message is \(length) characters; at most \(maximumMessageLength) are accepted")
             }
             let reply = try connection.send(joined.isEmpty ? "message" : "message " + joined)
             if !reply.isEmpty { connection.say(reply) }

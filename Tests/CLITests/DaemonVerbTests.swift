@@ -212,6 +212,23 @@ struct DaemonVerbTests {
         #expect(verb.status == 2 && verb.stderr.hasPrefix("Error: Unexpected argument '- item': not a command"), "stderr: \(verb.stderr)")
     }
 
+    /// The message limit counts Unicode scalars, as the daemon does: 128 accented letters written
+    /// as a letter and a combining accent (256 scalars, 128 characters) are sent; one more is
+    /// refused here, exit 2, with the count the daemon would give.
+    @Test func messageLimitCountsScalarsAsTheDaemonDoes() throws {
+        let accented = String(repeating: "e\u{301}", count: 128)
+        let fake = try FakeDaemon()
+        fake.serve(.reply("OK\n"))
+        let sent = try Binary.run("loaderctl", ["--socket", fake.path, "message", accented])
+        #expect(sent.status == 0, "stderr: \(sent.stderr)")
+        #expect(fake.receivedRequest == "message " + accented + "\n")
+        let unsent = try FakeDaemon()
+        let refused = try Binary.run("loaderctl", ["--socket", unsent.path, "message", accented + "e\u{301}"])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("the message is 258 characters; at most 256 are accepted"), "stderr: \(refused.stderr)")
+        #expect(!unsent.wasContacted)
+    }
+
     /// An argument quoted into an error shows its control characters escaped as the daemon
     /// escapes them (`\u{1B}`): an ESC, CR, LF or BEL from the command line must not reach the
     /// terminal. Usage errors (exit 2), failures (1) and an unreachable socket (3) alike; the
