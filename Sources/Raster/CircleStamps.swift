@@ -143,21 +143,17 @@ extension Canvas {
             else { return false }
             let side = 2 * half + 1
             let stamp = StampPointers(half: half, rows: rows + i * side, bytes: bytes + i * side * side, words: words + i * side * side, slot: slots + i)
-            switch blend {
-            case .normal: Canvas.stampRows(shape, area, stamp, pixels, width, drawn, knowsClear, color, alpha, NormalBlend.self)
-            case .screen: Canvas.stampRows(shape, area, stamp, pixels, width, drawn, knowsClear, color, alpha, ScreenBlend.self)
-            case .plusLighter: Canvas.stampRows(shape, area, stamp, pixels, width, drawn, knowsClear, color, alpha, PlusLighterBlend.self)
-            }
+            Canvas.stampRows(shape, area, stamp, pixels, width, drawn, knowsClear, color, alpha, blend)
             return true
         }
     }
 
     /// The rows of a stamped fill: per row the span's columns (cut to the area's), whether they
     /// are still clear (`drawn`, as in `compositeRows`), then one loop over them.
-    @inlinable static func stampRows<Blend: BlendOperation>(
+    @inlinable static func stampRows(
         _ shape: Ellipse, _ area: PixelRect, _ stamp: StampPointers,
         _ pixels: UnsafeMutablePointer<Pixel>, _ width: Int, _ drawn: UnsafeMutablePointer<UInt32>, _ knowsClear: Bool,
-        _ solid: Pixel, _ alpha: UInt32, _: Blend.Type
+        _ solid: Pixel, _ alpha: UInt32, _ blend: BlendMode
     ) {
         let half = stamp.half, side = 2 * half + 1, rows = stamp.rows
         let ix = Int(shape.center.x.raw >> 16), iy = Int(shape.center.y.raw >> 16)
@@ -183,10 +179,13 @@ extension Canvas {
             }
             // Column x's byte at coverage[x] (only columns of the span are read).
             let coverage = stamp.bytes + j * side + half - ix
-            if alpha == 255 {
-                stampRow(line, coverage, lo, hi, alpha: alpha, solid: solid, opaque: true, Blend.self)
+            if blend != .normal {
+                // The other modes' loop, shared with every shape's edges (the same bytes).
+                Canvas.blendEdges(line, coverage, lo, hi, alpha: alpha, solid: solid, paintRow: nil, blend: blend)
+            } else if alpha == 255 {
+                stampRow(line, coverage, lo, hi, alpha: alpha, solid: solid, opaque: true)
             } else {
-                stampRow(line, coverage, lo, hi, alpha: alpha, solid: solid, opaque: false, Blend.self)
+                stampRow(line, coverage, lo, hi, alpha: alpha, solid: solid, opaque: false)
             }
         }
     }
@@ -194,9 +193,9 @@ extension Canvas {
     /// One row of a stamped fill onto pixels that may not be clear, edge and inside alike, per
     /// pixel as `edgeLoop` blends: the inside's bytes are 255, and 255 × alpha, the paint scaled
     /// by it and blended, is what the uniform run gets too (`blendRun` gives the per-pixel bytes).
-    @inlinable @inline(__always) static func stampRow<Blend: BlendOperation>(
+    @inlinable @inline(__always) static func stampRow(
         _ line: UnsafeMutablePointer<Pixel>, _ coverage: UnsafeMutablePointer<UInt8>, _ lo: Int, _ hi: Int,
-        alpha: UInt32, solid: Pixel, opaque: Bool, _: Blend.Type
+        alpha: UInt32, solid: Pixel, opaque: Bool
     ) {
         for x in lo..<hi {
             var c = UInt32(coverage[x])
@@ -205,7 +204,7 @@ extension Canvas {
                 c = div255(c &* alpha)
                 if c == 0 { continue }
             }
-            Blend.blend(solid, scaledBy: UInt8(truncatingIfNeeded: c), onto: line + x)
+            NormalBlend.blend(solid, scaledBy: UInt8(truncatingIfNeeded: c), onto: line + x)
         }
     }
 

@@ -151,18 +151,13 @@ extension Canvas {
     /// the shape and every clip are uniform (their row spans), c is the same for the whole run, so
     /// it is computed once, and an opaque normal-blended run is a plain store.
     /// `clipsApply` false: `source` is already within the clips (see `fill(_: RoundedRectangle …)`).
+    /// The blend mode is a value here, not a type: the loops over a shape's rows are compiled once
+    /// per coverage source, and only the blending of pixels that are not clear is per mode: the
+    /// normal mode's inlined, the others' (a skeleton's shine, a shimmer's sweep) called
+    /// (`blendEdges`, `blendGradientRun`, `blendSolidRun`), a call a row rather than a copy of
+    /// every shape's row loop per mode (docs/PERFORMANCE.md, "One row loop for every blend mode").
     @inlinable mutating func composite<Source: CoverageSource>(area: PixelRect, paint: Paint, blend: BlendMode, alpha: UInt32, _ source: Source,
                                                                clipsApply: Bool = true) {
-        switch blend {
-        case .normal: composite(area: area, paint: paint, alpha: alpha, source, NormalBlend.self, clipsApply: clipsApply)
-        case .screen: composite(area: area, paint: paint, alpha: alpha, source, ScreenBlend.self, clipsApply: clipsApply)
-        case .plusLighter: composite(area: area, paint: paint, alpha: alpha, source, PlusLighterBlend.self, clipsApply: clipsApply)
-        }
-    }
-
-    @inlinable mutating func composite<Source: CoverageSource, Blend: BlendOperation>(
-        area: PixelRect, paint: Paint, alpha: UInt32, _ source: Source, _: Blend.Type, clipsApply: Bool = true
-    ) {
         var columns = area.x..<area.maxX
         if case .linearGradient(let g) = paint {
             // Horizontal: the colour depends on the column only, so it is worked out per column,
@@ -204,11 +199,11 @@ extension Canvas {
             if !clipsApply || clips.isEmpty || Canvas.rectanglesHold(area, clips) {
                 Canvas.compositeRows(area.y..<area.maxY, columns, source, clips: clips, clipped: false, alpha: alpha, solid: solid, gradient: gradient,
                                      pixels: pixels, width: width, paintRow: paintRow, drawn: drawn, knowsClear: knowsClear,
-                                     coverageRow: coverageRow, memo: &memo, roots: roots, Blend.self)
+                                     coverageRow: coverageRow, memo: &memo, roots: roots, blend: blend)
             } else {
                 Canvas.compositeRows(area.y..<area.maxY, columns, source, clips: clips, clipped: true, alpha: alpha, solid: solid, gradient: gradient,
                                      pixels: pixels, width: width, paintRow: paintRow, drawn: drawn, knowsClear: knowsClear,
-                                     coverageRow: coverageRow, memo: &memo, roots: roots, Blend.self)
+                                     coverageRow: coverageRow, memo: &memo, roots: roots, blend: blend)
             }
         }
         outlineCurrent = memoCurrent; outlineNext = memoNext
@@ -226,10 +221,10 @@ extension Canvas {
     }
 
     /// The rows of `composite` (see there); `clipped` is a constant where it is inlined.
-    @inlinable @inline(__always) static func compositeRows<Source: CoverageSource, Blend: BlendOperation>(
+    @inlinable @inline(__always) static func compositeRows<Source: CoverageSource>(
         _ rows: Range<Int>, _ columns: Range<Int>, _ source: Source, clips: [Clip], clipped: Bool, alpha: UInt32, solid: Pixel, gradient: Bool,
         pixels: UnsafeMutablePointer<Pixel>, width: Int, paintRow: UnsafeMutablePointer<Pixel>, drawn: UnsafeMutablePointer<UInt32>, knowsClear: Bool,
-        coverageRow: UnsafeMutablePointer<UInt8>, memo: inout OutlineMemo, roots: EdgeRootMemo, _: Blend.Type
+        coverageRow: UnsafeMutablePointer<UInt8>, memo: inout OutlineMemo, roots: EdgeRootMemo, blend: BlendMode
     ) {
         for y in rows {
             let cy = Fixed(y) + .half
@@ -271,8 +266,8 @@ extension Canvas {
                 Canvas.clipEdges(coverageRow, span.lo, span.innerLo, clips: clips, y: cy, uniform: clipLo..<clipHi, coverage: clipInner, roots: roots)
                 Canvas.clipEdges(coverageRow, span.innerHi, span.hi, clips: clips, y: cy, uniform: clipLo..<clipHi, coverage: clipInner, roots: roots)
             }
-            Canvas.compositeEdges(line, coverageRow, span.lo, span.innerLo, alpha: alpha, solid: solid, paintRow: gradient ? paintRow : nil, ontoClear: ontoClear, Blend.self)
-            Canvas.compositeEdges(line, coverageRow, span.innerHi, span.hi, alpha: alpha, solid: solid, paintRow: gradient ? paintRow : nil, ontoClear: ontoClear, Blend.self)
+            Canvas.compositeEdges(line, coverageRow, span.lo, span.innerLo, alpha: alpha, solid: solid, paintRow: gradient ? paintRow : nil, ontoClear: ontoClear, blend: blend)
+            Canvas.compositeEdges(line, coverageRow, span.innerHi, span.hi, alpha: alpha, solid: solid, paintRow: gradient ? paintRow : nil, ontoClear: ontoClear, blend: blend)
 
             // The uniform run: one coverage for all of it.
             if inner == 0 || !span.hasInner { continue }
@@ -280,16 +275,20 @@ extension Canvas {
             if gradient {
                 if ontoClear {
                     for x in span.innerLo..<span.innerHi { line[x] = paintRow[x].scaled(by: c) }
+                } else if blend == .normal {
+                    for x in span.innerLo..<span.innerHi { line[x] = NormalBlend.blend(paintRow[x].scaled(by: c), onto: line[x]) }
                 } else {
-                    for x in span.innerLo..<span.innerHi { line[x] = Blend.blend(paintRow[x].scaled(by: c), onto: line[x]) }
+                    Canvas.blendGradientRun(line, paintRow, span.innerLo, span.innerHi, coverage: c, blend: blend)
                 }
             } else {
                 // `solid.scaled(by: c)` by the lane arithmetic (the same bytes), inlined.
                 let source = c == 255 ? solid : scaledPixel(spreadLanes(solid), coverage: c)
                 if ontoClear {
                     fillRun(line + span.innerLo, count: span.innerHi - span.innerLo, with: source)
+                } else if blend == .normal {
+                    NormalBlend.blendRun(line + span.innerLo, count: span.innerHi - span.innerLo, source: source)
                 } else {
-                    Blend.blendRun(line + span.innerLo, count: span.innerHi - span.innerLo, source: source)
+                    Canvas.blendSolidRun(line + span.innerLo, count: span.innerHi - span.innerLo, source: source, blend: blend)
                 }
             }
         }
@@ -337,13 +336,59 @@ extension Canvas {
     }
 
     /// The edge columns lo ..< hi painted with their coverages (times `alpha`): the paint row's
-    /// colour when there is one, else `solid`. One loop per combination of what is the same for
+    /// colour when there is one, else `solid`. Onto clear pixels every mode stores the paint
+    /// scaled (S + 0 × anything), so only blending onto drawn pixels in a mode other than normal
+    /// is called out of line (`blendEdges`).
+    @inlinable @inline(__always) static func compositeEdges(
+        _ line: UnsafeMutablePointer<Pixel>, _ coverage: UnsafeMutablePointer<UInt8>, _ lo: Int, _ hi: Int,
+        alpha: UInt32, solid: Pixel, paintRow: UnsafeMutablePointer<Pixel>?, ontoClear: Bool, blend: BlendMode
+    ) {
+        if lo >= hi { return }
+        if ontoClear || blend == .normal {
+            compositeEdges(line, coverage, lo, hi, alpha: alpha, solid: solid, paintRow: paintRow, ontoClear: ontoClear, NormalBlend.self)
+        } else {
+            blendEdges(line, coverage, lo, hi, alpha: alpha, solid: solid, paintRow: paintRow, blend: blend)
+        }
+    }
+
+    /// `compositeEdges` onto pixels that are not clear, in any mode: one copy for every shape.
+    @usableFromInline @inline(never) static func blendEdges(
+        _ line: UnsafeMutablePointer<Pixel>, _ coverage: UnsafeMutablePointer<UInt8>, _ lo: Int, _ hi: Int,
+        alpha: UInt32, solid: Pixel, paintRow: UnsafeMutablePointer<Pixel>?, blend: BlendMode
+    ) {
+        switch blend {
+        case .normal: compositeEdges(line, coverage, lo, hi, alpha: alpha, solid: solid, paintRow: paintRow, ontoClear: false, NormalBlend.self)
+        case .screen: compositeEdges(line, coverage, lo, hi, alpha: alpha, solid: solid, paintRow: paintRow, ontoClear: false, ScreenBlend.self)
+        case .plusLighter: compositeEdges(line, coverage, lo, hi, alpha: alpha, solid: solid, paintRow: paintRow, ontoClear: false, PlusLighterBlend.self)
+        }
+    }
+
+    /// A uniform run of the paint row, each pixel scaled by `coverage`, blended onto columns
+    /// lo ..< hi in `blend`.
+    @usableFromInline @inline(never) static func blendGradientRun(_ line: UnsafeMutablePointer<Pixel>, _ paintRow: UnsafeMutablePointer<Pixel>,
+                                                                  _ lo: Int, _ hi: Int, coverage c: UInt8, blend: BlendMode) {
+        switch blend {
+        case .normal: for x in lo..<hi { line[x] = NormalBlend.blend(paintRow[x].scaled(by: c), onto: line[x]) }
+        case .screen: for x in lo..<hi { line[x] = ScreenBlend.blend(paintRow[x].scaled(by: c), onto: line[x]) }
+        case .plusLighter: for x in lo..<hi { line[x] = PlusLighterBlend.blend(paintRow[x].scaled(by: c), onto: line[x]) }
+        }
+    }
+
+    /// `count` pixels from `start`, each blended with the same `source` in `blend`.
+    @usableFromInline @inline(never) static func blendSolidRun(_ start: UnsafeMutablePointer<Pixel>, count: Int, source: Pixel, blend: BlendMode) {
+        switch blend {
+        case .normal: NormalBlend.blendRun(start, count: count, source: source)
+        case .screen: ScreenBlend.blendRun(start, count: count, source: source)
+        case .plusLighter: PlusLighterBlend.blendRun(start, count: count, source: source)
+        }
+    }
+
+    /// The edge loop for one mode as a type: one loop per combination of what is the same for
     /// the whole row (onto a clear row or not, full opacity or not), so no pixel tests them.
     @inlinable @inline(__always) static func compositeEdges<Blend: BlendOperation>(
         _ line: UnsafeMutablePointer<Pixel>, _ coverage: UnsafeMutablePointer<UInt8>, _ lo: Int, _ hi: Int,
         alpha: UInt32, solid: Pixel, paintRow: UnsafeMutablePointer<Pixel>?, ontoClear: Bool, _: Blend.Type
     ) {
-        if lo >= hi { return }
         switch (ontoClear, alpha == 255) {
         case (true, true): edgeLoop(line, coverage, lo, hi, alpha: alpha, solid: solid, paintRow: paintRow, ontoClear: true, opaque: true, Blend.self)
         case (true, false): edgeLoop(line, coverage, lo, hi, alpha: alpha, solid: solid, paintRow: paintRow, ontoClear: true, opaque: false, Blend.self)
