@@ -24,7 +24,7 @@ extension DefaultStringInterpolation {
     @inline(never) public mutating func appendInterpolation(_ value: UInt16) { write(String(value)) }
     @inline(never) public mutating func appendInterpolation(_ value: UInt32) { write(String(value)) }
     @inline(never) public mutating func appendInterpolation(_ value: UInt64) { write(String(value)) }
-    @inline(never) public mutating func appendInterpolation(_ value: Double) { write(value.description) }
+    @inline(never) public mutating func appendInterpolation(_ value: Double) { write(value.decimalText) }
 
     /// `\(error)`: the value's `description`, appended by the call above rather than in place.
     public mutating func appendInterpolation<T: CustomStringConvertible>(_ value: T) { appendInterpolation(value.description) }

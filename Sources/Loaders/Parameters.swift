@@ -55,7 +55,7 @@ public enum ParameterType: Sendable {
 }
 
 private func format(_ d: Double) -> String {
-    d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
+    d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : d.decimalText
 }
 
 /// A parsed, validated parameter value.
