@@ -8,8 +8,8 @@
 /// `Character`, so never split at its `"\n"` or `"\r"`). They differ only where a combining mark
 /// or joiner follows a matched byte, which a Character walk would have taken as one whole.
 extension String {
-    @inline(never) public func hasPrefix(_ prefix: String) -> Bool { Substring(self).utf8.starts(with: prefix.utf8) }
-    @inline(never) public func hasSuffix(_ suffix: String) -> Bool { utf8Ends(Substring(self).utf8, suffix.utf8) }
+    @inline(never) public func hasPrefix(_ prefix: String) -> Bool { bytesMatch(Substring(self), prefix, atEnd: false) }
+    @inline(never) public func hasSuffix(_ suffix: String) -> Bool { bytesMatch(Substring(self), suffix, atEnd: true) }
 
     public func split(separator: Character, maxSplits: Int = Int.max, omittingEmptySubsequences: Bool = true) -> [Substring] {
         byteSplit(Substring(self), separator, maxSplits, omittingEmptySubsequences)
@@ -22,8 +22,8 @@ extension String {
 }
 
 extension Substring {
-    @inline(never) public func hasPrefix(_ prefix: String) -> Bool { utf8.starts(with: prefix.utf8) }
-    @inline(never) public func hasSuffix(_ suffix: String) -> Bool { utf8Ends(utf8, suffix.utf8) }
+    @inline(never) public func hasPrefix(_ prefix: String) -> Bool { bytesMatch(self, prefix, atEnd: false) }
+    @inline(never) public func hasSuffix(_ suffix: String) -> Bool { bytesMatch(self, suffix, atEnd: true) }
 
     public func split(separator: Character, maxSplits: Int = Int.max, omittingEmptySubsequences: Bool = true) -> [Substring] {
         byteSplit(self, separator, maxSplits, omittingEmptySubsequences)
@@ -34,9 +34,18 @@ extension Substring {
     public func contains(_ character: Character) -> Bool { byteIndex(self, character, last: false) != nil }
 }
 
-func utf8Ends(_ text: Substring.UTF8View, _ suffix: String.UTF8View) -> Bool {
-    let extra = text.count - suffix.count
-    return extra >= 0 && text[text.index(text.startIndex, offsetBy: extra)...].starts(with: suffix)
+/// Whether `text`'s bytes start (or, `atEnd`, end) with `part`'s. On the bytes' buffers, not the
+/// views' indices, whose walks were a generic `starts(with:)` of 1 KB (for size); every String
+/// here is native, so the buffers are there.
+@inline(never) func bytesMatch(_ text: Substring, _ part: String, atEnd: Bool) -> Bool {
+    text.utf8.withContiguousStorageIfAvailable { t in
+        part.utf8.withContiguousStorageIfAvailable { p in
+            guard t.count >= p.count else { return false }
+            let start = atEnd ? t.count - p.count : 0
+            for k in 0..<p.count where t[start + k] != p[k] { return false }
+            return true
+        } ?? false
+    } ?? false
 }
 
 /// Where `separator`'s bytes start at `i` in `bytes`, and the index just past them; nil where

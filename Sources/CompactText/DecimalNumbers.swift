@@ -17,17 +17,24 @@
 /// Printing: the fewest digits that read back as the same double, in the standard library's
 /// layout (`5.0`, `0.05`, `1e-10`, `1.5e+20`), so the messages read as they did.
 extension Double {
-    @inline(never) public init?(_ text: String) { self.init(decimal: text.utf8[...]) }
-    @inline(never) public init?(_ text: Substring) { self.init(decimal: text.utf8) }
+    @inline(never) public init?(_ text: String) {
+        guard let value = text.utf8.withContiguousStorageIfAvailable(Double.decimal) ?? nil else { return nil }
+        self = value
+    }
+    @inline(never) public init?(_ text: Substring) {
+        guard let value = text.utf8.withContiguousStorageIfAvailable(Double.decimal) ?? nil else { return nil }
+        self = value
+    }
 
-    /// The decimal number `bytes` spells (see above); nil when it spells none.
-    @inline(never) public init?(decimal bytes: Substring.UTF8View) {
-        var i = bytes.startIndex
-        let end = bytes.endIndex
+    /// The decimal number `bytes` spell (see above); nil when they spell none. On the bytes'
+    /// buffer (every String here is native, so there is one), not the view's indices (for size).
+    static func decimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var i = 0
+        let end = bytes.count
         var negative = false
         if i < end, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
             negative = bytes[i] == UInt8(ascii: "-")
-            i = bytes.index(after: i)
+            i += 1
         }
         // The first 19 significant digits (they fit a UInt64); the power of ten of the last one
         // kept; whether a non-zero digit was dropped.
@@ -52,23 +59,23 @@ extension Double {
             } else {
                 break
             }
-            i = bytes.index(after: i)
+            i += 1
         }
         if seen == 0 { return nil }
         if i < end {
             guard bytes[i] | 0x20 == UInt8(ascii: "e") else { return nil }
-            i = bytes.index(after: i)
+            i += 1
             var exponentNegative = false
             if i < end, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
                 exponentNegative = bytes[i] == UInt8(ascii: "-")
-                i = bytes.index(after: i)
+                i += 1
             }
             var exponent = 0, exponentDigits = 0
             while i < end, bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9") {
                 // Past 100 000 every power is 0 or infinity: the digits stop counting there.
                 if exponent < 100_000 { exponent = exponent * 10 + Int(bytes[i] &- UInt8(ascii: "0")) }
                 exponentDigits += 1
-                i = bytes.index(after: i)
+                i += 1
             }
             if exponentDigits == 0 || i < end { return nil }
             scale += exponentNegative ? -exponent : exponent
@@ -76,7 +83,10 @@ extension Double {
         // Digits times 10 while they stay exact (below 2^53), for a power past 10^22: 46e26 is
         // 46 000 × 10^22, one rounding rather than two.
         while scale > 22 && digits != 0 && digits < (1 << 53) / 10 { digits *= 10; scale -= 1 }
-        var value = Double(digits)
+        // In two 32-bit halves: exact (the high half times 2^32 is), the sum rounded once. A
+        // UInt64 converted whole is a library call on 32-bit ARM, which brings the C library's
+        // soft-float addition with it (1.4 KB of armv7 loaderd).
+        var value = Double(UInt32(truncatingIfNeeded: digits >> 32)) * 4_294_967_296 + Double(UInt32(truncatingIfNeeded: digits))
         // A dropped digit past the 19th: the value lies just above the kept ones (a sticky bit,
         // so a number that falls halfway between two doubles is not read as the halfway point).
         if dropped { value = value.nextUp }
@@ -87,7 +97,7 @@ extension Double {
         } else {
             value = Double.scaled(value, byPowerOfTen: scale)
         }
-        self = negative ? -value : value
+        return negative ? -value : value
     }
 
     /// 10^n for 0 ≤ n ≤ 22: exact as a double.
@@ -105,7 +115,7 @@ extension Double {
         return v
     }
 
-    /// The fewest digits that read back (with `init(decimal:)`) as this double, laid out as
+    /// The fewest digits that read back (with `Double(text)`) as this double, laid out as
     /// the standard library's `description` lays them out: fixed from 0.0001 to 2^53 (both included), otherwise
     /// with an exponent of at least two digits (`1e-05`, `1.5e+20`).
     @inline(never) public var decimalText: String {
