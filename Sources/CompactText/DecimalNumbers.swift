@@ -38,7 +38,9 @@ extension Double {
         }
         // The first 19 significant digits (they fit a UInt64); the power of ten of the last one
         // kept; whether a non-zero digit was dropped.
-        var digits: UInt64 = 0, kept = 0, scale = 0, seen = 0, pointSeen = false
+        // The digits also as a double, exact while below 2^53: a UInt64 converted to a double is
+        // a library call on 32-bit ARM, which brings the C library's soft-float addition with it.
+        var digits: UInt64 = 0, approximate = 0.0, kept = 0, scale = 0, seen = 0, pointSeen = false
         var dropped = false
         while i < end {
             let b = bytes[i]
@@ -51,6 +53,7 @@ extension Double {
                 if kept < 19 {
                     if digits != 0 || d != 0 { kept += 1 }
                     digits = digits &* 10 &+ d
+                    approximate = approximate * 10 + Double(Int32(truncatingIfNeeded: d))
                     if pointSeen { scale -= 1 }
                 } else {
                     if d != 0 { dropped = true }
@@ -82,11 +85,8 @@ extension Double {
         }
         // Digits times 10 while they stay exact (below 2^53), for a power past 10^22: 46e26 is
         // 46 000 × 10^22, one rounding rather than two.
-        while scale > 22 && digits != 0 && digits < (1 << 53) / 10 { digits *= 10; scale -= 1 }
-        // In two 32-bit halves: exact (the high half times 2^32 is), the sum rounded once. A
-        // UInt64 converted whole is a library call on 32-bit ARM, which brings the C library's
-        // soft-float addition with it (1.4 KB of armv7 loaderd).
-        var value = Double(UInt32(truncatingIfNeeded: digits >> 32)) * 4_294_967_296 + Double(UInt32(truncatingIfNeeded: digits))
+        while scale > 22 && digits != 0 && digits < (1 << 53) / 10 { digits *= 10; approximate *= 10; scale -= 1 }
+        var value = approximate
         // A dropped digit past the 19th: the value lies just above the kept ones (a sticky bit,
         // so a number that falls halfway between two doubles is not read as the halfway point).
         if dropped { value = value.nextUp }

@@ -50,4 +50,17 @@ struct DecimalNumberTests {
             #expect(expected.decimalText == expected.description, "\(text)")
         }
     }
+
+    /// The integer readers (CompactText/NumberParsing.swift) against the standard library's
+    /// `init(_:radix:)`: the same value, or nil, for each text.
+    @Test(arguments: ["-0", "+0", "-", "+", "", "007", "-9223372036854775808", "9223372036854775808", "9223372036854775807",
+                      "4294967295", "4294967296", "2147483647", "2147483648", "-2147483648", "-2147483649", "-1", " 1", "1 ",
+                      "1_0", "+-1", "\u{663}", "12a", "99999999999999999999999"])
+    func integersReadAsTheStandardLibraryReads(_ text: String) {
+        #expect(Int(text) == Int(text, radix: 10), "\(text)")
+        #expect(Int(text[...]) == Int(text, radix: 10), "\(text)")
+        #expect(Int32(text) == Int32(text, radix: 10), "\(text)")
+        #expect(UInt32(text) == UInt32(text, radix: 10), "\(text)")
+        #expect(UInt32(text[...]) == UInt32(text, radix: 10), "\(text)")
+    }
 }
