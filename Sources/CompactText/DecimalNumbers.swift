@@ -4,8 +4,8 @@
 /// The standard library's `Double(text)` calls the C library's `strtod` (musl's, in the static
 /// build: its arbitrary-precision decimal code and tables), and `Double.description` its
 /// shortest-digits printer (Swift's dtoa and its tables of powers of ten): together ~11 KB of
-/// x86_64 loaderd for numbers that are a few digits long (docs/PERFORMANCE.md, "Decimal numbers
-/// without strtod and dtoa").
+/// x86_64 loaderd for numbers that are a few digits long (docs/PERFORMANCE.md, session 48,
+/// "Decimal numbers").
 ///
 /// Reading: `[+|-] digits [. digits] [(e|E) [+|-] digits]`, or with no digits before or after
 /// the point (`.5`, `5.`), as `strtod` reads them; not its hexadecimal, `inf` or `nan` (no value
@@ -37,9 +37,9 @@ extension Double {
             i += 1
         }
         // The first 19 significant digits (they fit a UInt64); the power of ten of the last one
-        // kept; whether a non-zero digit was dropped.
-        // The digits also as a double, exact while below 2^53: a UInt64 converted to a double is
-        // a library call on 32-bit ARM, which brings the C library's soft-float addition with it.
+        // kept; whether a non-zero digit was dropped. The digits also as a double, exact while
+        // below 2^53: a UInt64 converted to a double is a library call on 32-bit ARM, which
+        // brings libgcc's soft-float addition with it.
         var digits: UInt64 = 0, approximate = 0.0, kept = 0, scale = 0, seen = 0, pointSeen = false
         var dropped = false
         while i < end {
@@ -115,9 +115,9 @@ extension Double {
         return v
     }
 
-    /// The fewest digits that read back (with `Double(text)`) as this double, laid out as
-    /// the standard library's `description` lays them out: fixed from 0.0001 to 2^53 (both included), otherwise
-    /// with an exponent of at least two digits (`1e-05`, `1.5e+20`).
+    /// The fewest digits that read back (with `Double(text)`) as this double, laid out as the
+    /// standard library's `description` lays them out: fixed from 0.0001 to 2^53, both included,
+    /// otherwise with an exponent of at least two digits (`1e-05`, `1.5e+20`).
     @inline(never) public var decimalText: String {
         if isNaN { return "nan" }
         let minus = self < 0 || (self == 0 && sign == .minus)
