@@ -18,8 +18,8 @@
 #define LOADERD_GPIOD_API 1
 #else
 #define LOADERD_GPIOD_API 2
-#include <dirent.h>
 #endif
+#include <dirent.h>
 
 /// At most this many lines per request (libgpiod v1's limit; the kernel's is the same).
 #define LOADERD_GPIO_MAX_LINES 64
@@ -63,6 +63,43 @@ static inline int loaderd_gpio_is_number(const char *s) {
     return 1;
 }
 
+/// The number a string of digits names (one `loaderd_gpio_is_number` accepted), at most
+/// UINT_MAX: no chip has that number. (strtoul here brought musl's whole integer scanner into
+/// the static programs, ~2 KB, for this one loop.)
+static inline unsigned int loaderd_gpio_number(const char *s) {
+    unsigned long long value = 0;
+    for (; *s; s++) {
+        value = value * 10 + (unsigned int)(*s - '0');
+        if (value > 0xffffffffu) return 0xffffffffu;
+    }
+    return (unsigned int)value;
+}
+
+/// Whether an open chip's label is `label`.
+static inline int loaderd_gpio_label_is(struct gpiod_chip *chip, const char *label);
+
+/// The chip whose label is `label`: each /dev/gpiochip* opened in turn, in the directory's order;
+/// NULL with errno ENOENT when none has it. One scan for both APIs (v2 has no lookup by label;
+/// v1's gpiod_chip_open_by_label sorts the names with scandir and qsort first, ~3 KB of the
+/// static programs, where a board has one to three chips).
+static inline struct gpiod_chip *loaderd_gpio_open_by_label(const char *label) {
+    DIR *dir = opendir("/dev");
+    if (!dir) { errno = ENOENT; return NULL; }
+    char path[300] = "/dev/";
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+        if (strncmp(e->d_name, "gpiochip", 8) != 0) continue;
+        loaderd_gpio_copy(path + 5, sizeof path - 5, e->d_name);
+        struct gpiod_chip *candidate = gpiod_chip_open(path);
+        if (!candidate) continue;
+        if (loaderd_gpio_label_is(candidate, label)) { closedir(dir); return candidate; }
+        gpiod_chip_close(candidate);
+    }
+    closedir(dir);
+    errno = ENOENT;
+    return NULL;
+}
+
 #if LOADERD_GPIOD_API == 1
 
 /// The library's version, e.g. "1.6.3".
@@ -73,17 +110,20 @@ struct loaderd_gpio_lines {
     struct gpiod_line_bulk bulk;
 };
 
+static inline int loaderd_gpio_label_is(struct gpiod_chip *chip, const char *label) {
+    const char *own = gpiod_chip_label(chip);
+    return own && strcmp(own, label) == 0;
+}
+
 /// Opens `chip` given as a path (`/dev/gpiochip0`), a name (`gpiochip0`), a number (`0`) or a
-/// label (`pinctrl-bcm2711`), exactly as gpiod_chip_open_lookup would, but trying the label too
-/// when a name is not found so that errors come from the best guess.
+/// label (`pinctrl-bcm2711`): a path, name or number as gpiod_chip_open_lookup reads them, and
+/// the label tried when no chip has the name, so that errors come from the best guess.
 static inline struct gpiod_chip *loaderd_gpio_open_chip(const char *chip) {
     if (chip[0] == '/') return gpiod_chip_open(chip);
-    if (loaderd_gpio_is_number(chip)) return gpiod_chip_open_by_number((unsigned)strtoul(chip, NULL, 10));
+    if (loaderd_gpio_is_number(chip)) return gpiod_chip_open_by_number(loaderd_gpio_number(chip));
     struct gpiod_chip *c = gpiod_chip_open_by_name(chip);
     if (c || errno != ENOENT) return c;
-    c = gpiod_chip_open_by_label(chip);
-    if (!c && errno == 0) errno = ENOENT;
-    return c;
+    return loaderd_gpio_open_by_label(chip);
 }
 
 /// Opens `chip`, gets lines `offsets[0..<count]` and requests them together as outputs with
@@ -159,6 +199,13 @@ struct loaderd_gpio_lines {
     enum gpiod_line_value values[LOADERD_GPIO_MAX_LINES];
 };
 
+static inline int loaderd_gpio_label_is(struct gpiod_chip *chip, const char *label) {
+    struct gpiod_chip_info *info = gpiod_chip_get_info(chip);
+    int match = info && strcmp(gpiod_chip_info_get_label(info), label) == 0;
+    if (info) gpiod_chip_info_free(info);
+    return match;
+}
+
 static inline struct gpiod_chip *loaderd_gpio_open_chip(const char *chip) {
     char path[300];
     if (chip[0] == '/') return gpiod_chip_open(chip);
@@ -166,24 +213,7 @@ static inline struct gpiod_chip *loaderd_gpio_open_chip(const char *chip) {
     snprintf(path, sizeof path, "/dev/%s", chip);
     struct gpiod_chip *c = gpiod_chip_open(path);
     if (c || errno != ENOENT) return c;
-    // Not a name: look for a chip with this label.
-    DIR *dir = opendir("/dev");
-    if (!dir) { errno = ENOENT; return NULL; }
-    struct dirent *e;
-    while ((e = readdir(dir))) {
-        if (strncmp(e->d_name, "gpiochip", 8) != 0) continue;
-        snprintf(path, sizeof path, "/dev/%s", e->d_name);
-        struct gpiod_chip *candidate = gpiod_chip_open(path);
-        if (!candidate) continue;
-        struct gpiod_chip_info *info = gpiod_chip_get_info(candidate);
-        int match = info && strcmp(gpiod_chip_info_get_label(info), chip) == 0;
-        if (info) gpiod_chip_info_free(info);
-        if (match) { closedir(dir); return candidate; }
-        gpiod_chip_close(candidate);
-    }
-    closedir(dir);
-    errno = ENOENT;
-    return NULL;
+    return loaderd_gpio_open_by_label(chip);
 }
 
 static inline struct loaderd_gpio_lines *
