@@ -51,19 +51,36 @@ public struct Fixed: Sendable, Hashable, Comparable {
     /// times (microseconds) into fractions of a period without ever passing through floating point.
     @inlinable public static func ratio(_ a: Int64, _ b: Int64) -> Fixed {
         if b == 0 { return a == 0 ? .zero : (a > 0 ? .max : .min) }
-        let q: Int64, r: Int64
         let (shifted, overflow) = a.multipliedReportingOverflow(by: scale)
-        if !overflow && !(shifted == .min && b == -1) {
-            (q, r) = shifted.quotientAndRemainder(dividingBy: b)
-        } else {
-            // |a| ≥ 2⁴⁷ µs (4.4 years): the quotient is still in range when b is large too, so
-            // divide the 128-bit product instead of saturating.
-            let (whole, wholeOverflow) = a.dividedReportingOverflow(by: b)  // Int64.min / −1
-            if wholeOverflow || whole.magnitude >= 32768 { return (a < 0) != (b < 0) ? .min : .max }
-            (q, r) = b.dividingFullWidth(a.multipliedFullWidth(by: scale))  // |q| < 2³¹
+        if overflow || (shifted == .min && b == -1) { return wideRatio(a, b) }
+        let (q, r) = shifted.quotientAndRemainder(dividingBy: b)
+        return rounded(q, r, a, b)
+    }
+
+    /// `ratio` for |a| ≥ 2⁴⁷ µs (4.4 years), where a·2¹⁶ overflows: the quotient is still in range
+    /// when b is large too, so it is found without saturating. a·2¹⁶/b is whole·2¹⁶ plus
+    /// rest·2¹⁶/b with |rest| < |b|, and that fraction's sixteen bits come from long division of
+    /// the magnitudes (twice rest still fits in 64 bits). Out of line and without 128-bit
+    /// arithmetic: `dividingFullWidth` was a call to the C library's 128-bit division
+    /// (`__divti3`, 0.9 KB of aarch64's loaderd) inlined at every use of `ratio`.
+    @usableFromInline @inline(never) static func wideRatio(_ a: Int64, _ b: Int64) -> Fixed {
+        let (whole, wholeOverflow) = a.dividedReportingOverflow(by: b)  // Int64.min / −1
+        if wholeOverflow || whole.magnitude >= 32768 { return (a < 0) != (b < 0) ? .min : .max }
+        var rest = (a - whole * b).magnitude  // |whole·b| ≤ |a|: no overflow
+        let divisor = b.magnitude
+        var fraction: Int64 = 0
+        for _ in 0..<fractionBits {
+            rest <<= 1
+            fraction <<= 1
+            if rest >= divisor { rest -= divisor; fraction |= 1 }
         }
-        // Round halves away from zero, from the remainder: adding b/2 before dividing could
-        // overflow when both are near 2⁶³.
+        let q = whole * scale + ((a < 0) != (b < 0) ? -fraction : fraction)  // |q| < 2³¹
+        return rounded(q, a < 0 ? -Int64(rest) : Int64(rest), a, b)
+    }
+
+    /// q rounded by the remainder r of a / b: halves away from zero. From the remainder, since
+    /// adding b/2 before dividing could overflow when both are near 2⁶³.
+    @inlinable static func rounded(_ q: Int64, _ r: Int64, _ a: Int64, _ b: Int64) -> Fixed {
         let rounded = r.magnitude >= b.magnitude - r.magnitude ? q + ((a < 0) == (b < 0) ? 1 : -1) : q
         return Fixed(saturatingRaw: rounded)
     }
