@@ -17,7 +17,11 @@ import Testing
         for dir in ["bin", "dev", "proc", "run", "etc/loaderd", "cryptroot"] {
             try fm.createDirectory(atPath: root + "/" + dir, withIntermediateDirectories: true)
         }
-        try fm.copyItem(atPath: "/bin/busybox", toPath: root + "/bin/busybox")
+        // Programs by cp and install, not written in this process: a file this process held open
+        // for writing could be inherited by a program another test spawns meanwhile, and then not
+        // be executed ("chroot: failed to run command '/bin/sh': Text file busy", seen 1 Dec).
+        let cp = try Spawned("/bin/cp", ["/bin/busybox", root + "/bin/busybox"], logPath: root + "/cp.log")
+        try #require(try cp.wait() == 0, "\(cp.log)")
         for applet in ["sh", "cat", "mkdir", "echo"] {
             try fm.createSymbolicLink(atPath: root + "/bin/" + applet, withDestinationPath: "busybox")
         }
@@ -25,9 +29,10 @@ import Testing
         #expect(mknod(root + "/dev/null", S_IFCHR | 0o666, 259) == 0)
         try cmdline.write(toFile: root + "/proc/cmdline", atomically: true, encoding: .utf8)
         if crypttab { try "cryptroot UUID=0 none luks\n".write(toFile: root + "/cryptroot/crypttab", atomically: true, encoding: .utf8) }
-        try "#!/bin/sh\necho \"$@\" > /run/started\n".write(toFile: root + "/bin/loaderd", atomically: true, encoding: .utf8)
-        try fm.copyItem(atPath: Self.script, toPath: root + "/init-top-loaderd")
-        for file in ["/bin/loaderd", "/init-top-loaderd"] { chmod(root + file, 0o755) }
+        try "#!/bin/sh\necho \"$@\" > /run/started\n".write(toFile: root + "/loaderd.sh", atomically: true, encoding: .utf8)
+        let install = try Spawned("/usr/bin/install", ["-m", "755", root + "/loaderd.sh", root + "/bin/loaderd"], logPath: root + "/install.log")
+        try #require(try install.wait() == 0, "\(install.log)")
+        try fm.copyItem(atPath: Self.script, toPath: root + "/init-top-loaderd")  // read by sh, not executed
         let run = try Spawned("/usr/sbin/chroot", [root, "/bin/sh", "/init-top-loaderd"], logPath: root + "/log")
         #expect(try run.wait() == 0, "\(run.log)")
         usleep(100_000)  // the script starts loaderd in the background
