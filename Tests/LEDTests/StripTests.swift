@@ -90,6 +90,19 @@ import Transports
 }
 
 @Suite struct WS2812Tests {
+    /// The six orders `order=` accepts, each named as it sends: the name's letters are the wire
+    /// positions' source channels (a typo in the written-out table would swap two colours).
+    @Test func everyColorOrderIsTheChannelsItsNameSpells() {
+        #expect(ColorOrder.all.count == 6)
+        for (name, order) in ColorOrder.all {
+            #expect(order.description == name)
+            let source = [order.channels.0, order.channels.1, order.channels.2]
+            #expect(source.map { [UInt8(ascii: "r"), UInt8(ascii: "g"), UInt8(ascii: "b")][Int($0)] } == Array(name.utf8))
+        }
+        #expect(Set(ColorOrder.all.map { $0.0 }).count == 6)
+        #expect(ColorOrder.all.first { $0.0 == "grb" }?.1 == .grb && ColorOrder.all.first { $0.0 == "bgr" }?.1 == .bgr)
+    }
+
     @Test(arguments: [3, 8])
     func everyLoaderDecodes(encoding: Int) throws {
         var cache: [String: [(String, Canvas)]] = [:]

@@ -53,15 +53,16 @@ public struct ColorOrder: Sendable, Equatable, CustomStringConvertible {
     init(_ a: UInt8, _ b: UInt8, _ c: UInt8) { channels = (a, b, c) }
     public static func == (l: ColorOrder, r: ColorOrder) -> Bool { l.channels == r.channels }
 
-    public static let all: [(String, ColorOrder)] = ["rgb", "rbg", "grb", "gbr", "brg", "bgr"].map { name in
-        let index: (UInt8) -> UInt8 = { $0 == UInt8(ascii: "r") ? 0 : $0 == UInt8(ascii: "g") ? 1 : 2 }
-        let c = Array(name.utf8)  // bytes, not Characters, for size
-        return (name, ColorOrder(index(c[0]), index(c[1]), index(c[2])))
-    }
+    /// Written out rather than mapped from the names: a literal table is read-only data where the
+    /// map was code run at first use (0.7 KB, for size).
+    public static let all: [(String, ColorOrder)] = [
+        ("rgb", ColorOrder(0, 1, 2)), ("rbg", ColorOrder(0, 2, 1)), ("grb", ColorOrder(1, 0, 2)),
+        ("gbr", ColorOrder(1, 2, 0)), ("brg", ColorOrder(2, 0, 1)), ("bgr", ColorOrder(2, 1, 0)),
+    ]
 
     public var description: String {
-        let letters: [Character] = ["r", "g", "b"]
-        return String([letters[Int(channels.0)], letters[Int(channels.1)], letters[Int(channels.2)]])
+        let letters: [UInt8] = [UInt8(ascii: "r"), UInt8(ascii: "g"), UInt8(ascii: "b")]  // bytes, not Characters, for size
+        return String(decoding: [letters[Int(channels.0)], letters[Int(channels.1)], letters[Int(channels.2)]], as: UTF8.self)
     }
 
     func pick(_ p: Pixel, _ channel: UInt8) -> UInt8 { channel == 0 ? p.r : channel == 1 ? p.g : p.b }

@@ -54,6 +54,7 @@ public struct BitmapFont: Sendable {
 
     /// Builds a font from ASCII art (see `GlyphArt.parse` for the format). Traps on malformed
     /// art: fonts are static tables, so an error is a programming mistake caught by the tests.
+    @inline(never)  // one copy, not one in each font's static initialiser (for size)
     init(name: String, cellWidth: Int, cellHeight: Int, descent: Int, lineHeight: Int, art: String, accents: [UInt64]) {
         precondition(cellWidth >= 1 && cellHeight >= 1 && descent >= 0)
         precondition(cellWidth * (cellHeight + descent) <= 64, "a glyph must fit in 64 bits")
