@@ -78,25 +78,30 @@ static inline unsigned int loaderd_gpio_number(const char *s) {
 /// Whether an open chip's label is `label`.
 static inline int loaderd_gpio_label_is(struct gpiod_chip *chip, const char *label);
 
-/// The chip whose label is `label`: each /dev/gpiochip* opened in turn, in the directory's order;
-/// NULL with errno ENOENT when none has it. One scan for both APIs (v2 has no lookup by label;
-/// v1's gpiod_chip_open_by_label sorts the names with scandir and qsort first, ~3 KB of the
-/// static programs, where a board has one to three chips).
+/// The chip whose label is `label`: each /dev/gpiochip* opened in turn, in the directory's order.
+/// NULL when none has it, with errno ENOENT, or the first other error a chip could not be opened
+/// with (EACCES: a chip we may not open may be the one; "permission denied" says what to fix). One
+/// scan for both APIs (v2 has no lookup by label; v1's gpiod_chip_open_by_label sorts the names
+/// with scandir and qsort first, ~3 KB of the static programs, where a board has one to three chips).
 static inline struct gpiod_chip *loaderd_gpio_open_by_label(const char *label) {
     DIR *dir = opendir("/dev");
     if (!dir) { errno = ENOENT; return NULL; }
     char path[300] = "/dev/";
+    int failure = ENOENT;
     struct dirent *e;
     while ((e = readdir(dir))) {
         if (strncmp(e->d_name, "gpiochip", 8) != 0) continue;
         loaderd_gpio_copy(path + 5, sizeof path - 5, e->d_name);
         struct gpiod_chip *candidate = gpiod_chip_open(path);
-        if (!candidate) continue;
+        if (!candidate) {
+            if (failure == ENOENT && errno != ENOENT) failure = errno;
+            continue;
+        }
         if (loaderd_gpio_label_is(candidate, label)) { closedir(dir); return candidate; }
         gpiod_chip_close(candidate);
     }
     closedir(dir);
-    errno = ENOENT;
+    errno = failure;
     return NULL;
 }
 

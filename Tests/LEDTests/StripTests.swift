@@ -99,7 +99,7 @@ import Transports
             let source = [order.channels.0, order.channels.1, order.channels.2]
             #expect(source.map { [UInt8(ascii: "r"), UInt8(ascii: "g"), UInt8(ascii: "b")][Int($0)] } == Array(name.utf8))
         }
-        #expect(Set(ColorOrder.all.map { $0.0 }).count == 6)
+        #expect(Set(ColorOrder.all.map { $0.0 }) == ["rgb", "rbg", "grb", "gbr", "brg", "bgr"])
         #expect(ColorOrder.all.first { $0.0 == "grb" }?.1 == .grb && ColorOrder.all.first { $0.0 == "bgr" }?.1 == .bgr)
     }
 
