@@ -17,11 +17,9 @@ import Testing
         for dir in ["bin", "dev", "proc", "run", "etc/loaderd", "cryptroot"] {
             try fm.createDirectory(atPath: root + "/" + dir, withIntermediateDirectories: true)
         }
-        // Programs by cp and install, not written in this process: a file this process held open
-        // for writing could be inherited by a program another test spawns meanwhile, and then not
-        // be executed ("chroot: failed to run command '/bin/sh': Text file busy", seen 1 Dec).
-        let cp = try Spawned("/bin/cp", ["/bin/busybox", root + "/bin/busybox"], logPath: root + "/cp.log")
-        try #require(try cp.wait() == 0, "\(cp.log)")
+        // Not copied by this process ("chroot: failed to run command '/bin/sh': Text file busy",
+        // seen 1 Dec): Paths.installProgram says why.
+        try Paths.installProgram("/bin/busybox", at: root + "/bin/busybox")
         for applet in ["sh", "cat", "mkdir", "echo"] {
             try fm.createSymbolicLink(atPath: root + "/bin/" + applet, withDestinationPath: "busybox")
         }
@@ -30,8 +28,7 @@ import Testing
         try cmdline.write(toFile: root + "/proc/cmdline", atomically: true, encoding: .utf8)
         if crypttab { try "cryptroot UUID=0 none luks\n".write(toFile: root + "/cryptroot/crypttab", atomically: true, encoding: .utf8) }
         try "#!/bin/sh\necho \"$@\" > /run/started\n".write(toFile: root + "/loaderd.sh", atomically: true, encoding: .utf8)
-        let install = try Spawned("/usr/bin/install", ["-m", "755", root + "/loaderd.sh", root + "/bin/loaderd"], logPath: root + "/install.log")
-        try #require(try install.wait() == 0, "\(install.log)")
+        try Paths.installProgram(root + "/loaderd.sh", at: root + "/bin/loaderd")
         try fm.copyItem(atPath: Self.script, toPath: root + "/init-top-loaderd")  // read by sh, not executed
         let run = try Spawned("/usr/sbin/chroot", [root, "/bin/sh", "/init-top-loaderd"], logPath: root + "/log")
         #expect(try run.wait() == 0, "\(run.log)")

@@ -53,15 +53,11 @@ struct MediaHelperTests {
     static func loaderdCopy(helper script: String? = nil) throws -> (directory: String, loaderd: String) {
         let dir = try Paths.temporaryDirectory()
         let copy = dir + "/loaderd"
-        // By cp, not in this process: a file this process held open for writing could be inherited
-        // by a program another test spawns meanwhile, and then not be executed (ETXTBSY).
-        let cp = try Spawned("/bin/cp", [Paths.loaderd, copy], logPath: dir + "/cp.log")
-        try #require(try cp.wait() == 0, "\(cp.log)")
+        try Paths.installProgram(Paths.loaderd, at: copy)
         if let script {
-            // The same way: the text written here, the program made by install(1).
+            // The text written here, the program made by install(1).
             FileManager.default.createFile(atPath: dir + "/helper.sh", contents: Data(script.utf8))
-            let install = try Spawned("/usr/bin/install", ["-m", "755", dir + "/helper.sh", dir + "/loaderd-media"], logPath: dir + "/install.log")
-            try #require(try install.wait() == 0, "\(install.log)")
+            try Paths.installProgram(dir + "/helper.sh", at: dir + "/loaderd-media")
         }
         return (dir, copy)
     }

@@ -29,6 +29,14 @@ enum Paths {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
+
+    /// A program a test will run, put at `destination` by install(1) (mode 755), not written by
+    /// this process: a file this process held open for writing could be inherited by a program
+    /// another test spawns meanwhile, and then not be executed (ETXTBSY, "Text file busy").
+    static func installProgram(_ source: String, at destination: String) throws {
+        let install = try Spawned("/usr/bin/install", ["-m", "755", source, destination], logPath: destination + ".install.log")
+        guard try install.wait() == 0 else { throw HarnessError("install \(source) \(destination): \(install.log)") }
+    }
 }
 
 /// A spawned process (posix_spawn), its output in a file; killed if still running when released.
