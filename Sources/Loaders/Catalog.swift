@@ -10,11 +10,10 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .unknownLoader(let name):
-            // The names listed once, and the message built of Strings only (`+`): smaller.
+            // The names listed once, and the message from a template (smaller).
             let names = Catalog.names
-            var text = "unknown loader '" + name + "'"
-            if let hint = suggestion(for: name, among: names) { text += " (did you mean '" + hint + "'?)" }
-            return text + "; available: " + names.joined(separator: ", ")
+            let hint = suggestion(for: name, among: names).map { filled(" (did you mean '{}'?)", $0) } ?? ""
+            return filled("unknown loader '{}'{}; available: {}", name, hint, names.joined(separator: ", "))
         case .parameter(let error):
             return error.description
         }

@@ -28,25 +28,25 @@ public enum ParameterType: Sendable {
         switch self {
         case .color: return "colour"
         case .colors: return "colours"
-        case .seconds(let r): return "seconds, \(format(r.lowerBound))-\(format(r.upperBound))"
-        case .number(let r): return "\(format(r.lowerBound))-\(format(r.upperBound))"
-        case .integer(let r): return "\(r.lowerBound)-\(r.upperBound)"
-        case .text(let n): return "text, ≤ \(n) characters"
+        case .seconds(let r): return filled("seconds, {}-{}", format(r.lowerBound), format(r.upperBound))
+        case .number(let r): return filled("{}-{}", format(r.lowerBound), format(r.upperBound))
+        case .integer(let r): return filled("{}-{}", String(r.lowerBound), String(r.upperBound))
+        case .text(let n): return filled("text, ≤ {} characters", String(n))
         case .choice(let words): return words.joined(separator: "|")
         case .curve: return "x1,y1,x2,y2"
         case .bool: return "true|false"
         }
     }
 
-    /// What the type accepts, for error messages (joined with `+`, not interpolated: smaller).
+    /// What the type accepts, for error messages.
     public var accepted: String {
         switch self {
-        case .color: return "a colour: #RRGGBB, #RRGGBBAA or a name (" + Color.named.map { $0.name }.joined(separator: ", ") + "), optionally @opacity"
+        case .color: return filled("a colour: #RRGGBB, #RRGGBBAA or a name ({}), optionally @opacity", Color.named.map { $0.name }.joined(separator: ", "))
         case .colors: return "comma-separated colours (#RRGGBB, #RRGGBBAA or names, optionally @opacity)"
-        case .seconds(let r): return "seconds from " + format(r.lowerBound) + " to " + format(r.upperBound)
-        case .number(let r): return "a number from " + format(r.lowerBound) + " to " + format(r.upperBound)
-        case .integer(let r): return "a whole number from " + String(r.lowerBound) + " to " + String(r.upperBound)
-        case .text(let n): return "text of at most " + String(n) + " characters"
+        case .seconds(let r): return filled("seconds from {} to {}", format(r.lowerBound), format(r.upperBound))
+        case .number(let r): return filled("a number from {} to {}", format(r.lowerBound), format(r.upperBound))
+        case .integer(let r): return filled("a whole number from {} to {}", String(r.lowerBound), String(r.upperBound))
+        case .text(let n): return filled("text of at most {} characters", String(n))
         case .choice(let words): return "one of " + words.joined(separator: ", ")
         case .curve: return "x1,y1,x2,y2 of a cubic-bezier curve, x1 and x2 from 0 to 1, y from -2 to 3"
         case .bool: return "true or false (or yes/no, on/off, 1/0)"
@@ -128,7 +128,7 @@ public struct ParameterSpec: Sendable {
             // standard library's grapheme breaking, for size); the same count for any ASCII text.
             let count = text.unicodeScalars.count
             if count <= maxLength { return .text(text) }
-            reason = "text is \(count) characters; at most \(maxLength) accepted"
+            reason = filled("text is {} characters; at most {} accepted", String(count), String(maxLength))
         case .choice(let words):
             let word = trimmed.asciiLowercased()  // once, not once per word compared
             if let w = words.first(where: { $0 == word }) { return .choice(w) }
@@ -164,7 +164,7 @@ public struct ParameterError: Error, Sendable, CustomStringConvertible, Equatabl
     public let reason: String
     public var description: String {
         // A word without `=` (or with nothing before it) is quoted as it was given.
-        reason == ParameterError.notAssignment ? "\(loader): '\(key)': \(reason)" : "\(loader): invalid \(key)=\(value): \(reason)"
+        reason == ParameterError.notAssignment ? filled("{}: '{}': {}", loader, key, reason) : filled("{}: invalid {}={}: {}", loader, key, value, reason)
     }
     static let notAssignment = "expected key=value"
 }
@@ -225,8 +225,7 @@ public struct Parameters: Sendable {
             var values: [(key: String, value: ParameterValue)] = []
             for (key, value) in explicit {
                 guard let spec = specs.first(where: { $0.key == key }) else {
-                    refused = (key, value, "unknown parameter; " + loader + " accepts "
-                                   + ParameterSpec.keyList(specs, then: presets.isEmpty ? nil : "preset"))
+                    refused = (key, value, filled("unknown parameter; {} accepts {}", loader, ParameterSpec.keyList(specs, then: presets.isEmpty ? nil : "preset")))
                     break refusal
                 }
                 let parsed = try spec.parse(value, loader: loader)

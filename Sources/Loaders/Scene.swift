@@ -100,7 +100,7 @@ public struct Scene: Sendable {
         var logo: Logo? = nil, logoError: String? = nil
         if let path = options.logoPath, BootScreenLayout.isScreen(width: width, height: height) {
             do { logo = try Logo.load(path: path, maxWidth: width * 60 / 100, maxHeight: height * 35 / 100) } catch {
-                logoError = "screen.logo not shown: " + error.description + "; the screen draws without it"
+                logoError = filled("screen.logo not shown: {}; the screen draws without it", error.description)
             }
         }
         self.logo = logo

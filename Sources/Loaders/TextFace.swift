@@ -99,7 +99,7 @@ public enum TextFace {
                     tried += 1
                 }
             }
-            problem = noLibrary ?? TextFaceError(description: "none of the \(tried) usual fonts could be opened (install fonts-dejavu-core, or set screen.font)")
+            problem = noLibrary ?? TextFaceError(description: filled("none of the {} usual fonts could be opened (install fonts-dejavu-core, or set screen.font)", String(tried)))
         }
         throw problem
     }
@@ -130,9 +130,9 @@ public enum TextFace {
             for s in repertoire { add(s) }
             if loaderd_ft_failed(face) != 0 {
                 let why = loaderd_ft_library_problem().map { String(cString: $0) } ?? "FreeType stopped"
-                problem = "\(library) stopped while rasterising \(path): " + why
+                problem = filled("{} stopped while rasterising {}: {}", library, path, why)
             } else if !(builder.contains(0x20) && builder.contains(0x41)) {
-                problem = "font \(path) has no Latin letters"
+                problem = filled("font {} has no Latin letters", path)
             } else {
                 return builder.build(fallback: builder.contains(0xFFFD) ? 0xFFFD : 0x3F)
             }
@@ -140,18 +140,18 @@ public enum TextFace {
             switch Int(status) {
             case Int(LOADERD_FT_NO_LIBRARY):
                 if let helper = loaderd_ft_library_problem() {
-                    problem = "\(library) could not be loaded: " + String(cString: helper)
+                    problem = filled("{} could not be loaded: {}", library, String(cString: helper))
                 } else {
-                    problem = "\(library) could not be loaded (install libfreetype6)"
+                    problem = filled("{} could not be loaded (install libfreetype6)", library)
                 }
             case Int(LOADERD_FT_NO_FONT):
                 // FreeType's error 1 is "cannot open resource": the file is missing or unreadable.
-                let reason = ftError == 1 ? "cannot be opened" : "is not a font FreeType reads (FreeType error \(ftError))"
-                problem = "font \(path) \(reason)"
+                let reason = ftError == 1 ? "cannot be opened" : filled("is not a font FreeType reads (FreeType error {})", String(ftError))
+                problem = filled("font {} {}", path, reason)
             case Int(LOADERD_FT_NO_SIZE):
-                problem = "font \(path) has no \(pixelSize)-pixel size (FreeType error \(ftError))"
+                problem = filled("font {} has no {}-pixel size (FreeType error {})", path, String(pixelSize), String(ftError))
             default:
-                problem = "FreeType could not start (error \(ftError), status \(status))"
+                problem = filled("FreeType could not start (error {}, status {})", String(ftError), String(status))
             }
         }
         throw TextFaceError(description: problem)
