@@ -78,5 +78,5 @@ public struct DisplayError: Error, Sendable, CustomStringConvertible, Equatable 
     public let display: String
     public let message: String
     public init(display: String, message: String) { self.display = display; self.message = message }
-    public var description: String { "\(display): \(message)" }
+    public var description: String { filled("{}: {}", display, message) }
 }

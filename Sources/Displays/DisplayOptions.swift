@@ -7,7 +7,7 @@ extension DisplaySpec {
     public func checkKeys(_ accepted: [String]) throws(DisplaySpecError) {
         for option in options where !accepted.contains(option.key) {
             throw DisplaySpecError(spec: description,
-                                   message: "unknown key '" + option.key + "'; " + type + " accepts " + accepted.joined(separator: ", "))
+                                   message: filled("unknown key '{}'; {} accepts {}", option.key, type, accepted.joined(separator: ", ")))
         }
     }
 
@@ -15,10 +15,10 @@ extension DisplaySpec {
     public func size(_ key: String = "size", default fallback: (width: Int, height: Int)?) throws(DisplaySpecError) -> (width: Int, height: Int) {
         guard let text = self[key] else {
             if let fallback { return fallback }
-            throw DisplaySpecError(spec: description, message: "missing " + key + "=WxH (e.g. " + key + "=64x32)")
+            throw DisplaySpecError(spec: description, message: filled("missing {}=WxH (e.g. {}=64x32)", key, key))
         }
         guard let (w, h) = parseDimensions(text), (1...Canvas.maximumSide).contains(w), (1...Canvas.maximumSide).contains(h) else {
-            throw DisplaySpecError(spec: description, message: "\(key)='\(text)' is not WxH with sides from 1 to \(Canvas.maximumSide) (e.g. 64x32)")
+            throw DisplaySpecError(spec: description, message: filled("{}='{}' is not WxH with sides from 1 to {} (e.g. 64x32)", key, text, String(Canvas.maximumSide)))
         }
         return (w, h)
     }
@@ -27,7 +27,7 @@ extension DisplaySpec {
     public func integer(_ key: String, in range: ClosedRange<Int>, default fallback: Int) throws(DisplaySpecError) -> Int {
         guard let text = self[key] else { return fallback }
         guard let value = Int(text), range.contains(value) else {
-            throw DisplaySpecError(spec: description, message: "\(key)='\(text)' must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+            throw DisplaySpecError(spec: description, message: filled("{}='{}' must be a whole number from {} to {}", key, text, String(range.lowerBound), String(range.upperBound)))
         }
         return value
     }
@@ -36,7 +36,7 @@ extension DisplaySpec {
     public func color(_ key: String, default fallback: Color) throws(DisplaySpecError) -> Color {
         guard let text = self[key] else { return fallback }
         do { return try Color(parsing: text) } catch {
-            throw DisplaySpecError(spec: description, message: key + "='" + text + "': " + error.description)
+            throw DisplaySpecError(spec: description, message: filled("{}='{}': {}", key, text, error.description))
         }
     }
 

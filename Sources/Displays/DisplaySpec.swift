@@ -38,10 +38,10 @@ public struct DisplaySpec: Sendable, Equatable, CustomStringConvertible {
             }
             defer { start = end + 1 }
             if end == start { continue }
-            guard eq > start else { throw DisplaySpecError(spec: text, message: "'" + string(start, end) + "' is not key=value") }
+            guard eq > start else { throw DisplaySpecError(spec: text, message: filled("'{}' is not key=value", string(start, end))) }
             let key = string(start, eq)
             if options.contains(where: { $0.key == key }) {
-                throw DisplaySpecError(spec: text, message: "'" + key + "' is given twice")
+                throw DisplaySpecError(spec: text, message: filled("'{}' is given twice", key))
             }
             options.append(Option(key, string(eq + 1, end)))
         }
@@ -56,7 +56,7 @@ public struct DisplaySpec: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         // One loop appending, not a map and a join (for size).
         var text = type
-        for i in options.indices { text += (i == 0 ? ":" : ",") + options[i].key + "=" + options[i].value }
+        for i in options.indices { text += filled("{}{}={}", i == 0 ? ":" : ",", options[i].key, options[i].value) }
         return text
     }
 }
@@ -66,5 +66,5 @@ public struct DisplaySpecError: Error, Sendable, CustomStringConvertible, Equata
     public let spec: String
     public let message: String
     public init(spec: String, message: String) { self.spec = spec; self.message = message }
-    public var description: String { "invalid display '\(spec)': \(message)" }
+    public var description: String { filled("invalid display '{}': {}", spec, message) }
 }

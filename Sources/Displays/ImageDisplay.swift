@@ -48,12 +48,12 @@ public final class ImageDisplay: Display {
         var why = "missing path=FILE (.ppm or .png)"
         if let path = spec["path"], !path.isEmpty {
             var format: ImageFormat? = nil
-            do { format = try ImageFormat(path: path, expected: formats) } catch { why = "path='" + path + "': " + error.description }
+            do { format = try ImageFormat(path: path, expected: formats) } catch { why = filled("path='{}': {}", path, error.description) }
             if let format {
                 if formats.contains(format) {
                     return (path, format, try spec.size(default: nil), try spec.color("background", default: .black), try spec.framesPerSecond())
                 }
-                why = "path='" + path + "': the image display writes .ppm or .png, not ." + format.rawValue
+                why = filled("path='{}': the image display writes .ppm or .png, not .{}", path, format.rawValue)
             }
         }
         throw DisplaySpecError(spec: spec.description, message: why)
@@ -70,15 +70,15 @@ public final class ImageDisplay: Display {
         // Same directory, so rename(2) is atomic; a dot name so globbing readers skip it.
         if let slash = path.lastIndex(of: "/") {
             let name = path.utf8.index(after: slash)  // a byte after the slash, not a Character (for size)
-            temporaryPath = String(path[..<name]) + "." + String(path[name...]) + ".tmp"
+            temporaryPath = filled("{}.{}.tmp", String(path[..<name]), String(path[name...]))
         } else {
-            temporaryPath = "." + path + ".tmp"
+            temporaryPath = filled(".{}.tmp", path)
         }
         // Two buffers of their own: `next = written` would share one, and the first frame would
         // pay for copying it (copy on write) before drawing into it.
         written = [UInt8](repeating: 0, count: width * height * 3)
         next = [UInt8](repeating: 0, count: width * height * 3)
-        let header = Array("P6\n\(width) \(height)\n255\n".utf8)
+        let header = Array(filled("P6\n{} {}\n255\n", String(width), String(height)).utf8)
         ppmHeaderCount = header.count
         // Zeroed at its full size, then the header: `header + zeros` appends byte by byte.
         ppm = [UInt8](repeating: 0, count: header.count + width * height * 3)
@@ -138,8 +138,8 @@ public final class ImageDisplay: Display {
 
     private func replaceFile(with bytes: [UInt8]) throws(DisplayError) {
         func failure(_ what: String, _ code: Int32) -> DisplayError {
-            let reason = loaderd_strerror(code).map { String(cString: $0) } ?? "error \(code)"
-            return DisplayError(display: name, message: "\(what): \(reason)")
+            let reason = loaderd_strerror(code).map { String(cString: $0) } ?? filled("error {}", String(code))
+            return DisplayError(display: name, message: filled("{}: {}", what, reason))
         }
         // O_NONBLOCK: a FIFO at the temporary path would block the daemon in open(2) for good
         // (no reader) where no signal ends it; it is refused, and left alone, as it is not ours.
@@ -147,23 +147,23 @@ public final class ImageDisplay: Display {
         guard fd >= 0 else {
             let e = errno
             // ENXIO from a non-blocking open for writing: a FIFO nobody reads.
-            if e == ENXIO { throw DisplayError(display: name, message: "cannot write \(temporaryPath): it is a FIFO, not a regular file; remove it or choose another path") }
-            throw failure("cannot create \(temporaryPath)", e)
+            if e == ENXIO { throw DisplayError(display: name, message: filled("cannot write {}: it is a FIFO, not a regular file; remove it or choose another path", temporaryPath)) }
+            throw failure(filled("cannot create {}", temporaryPath), e)
         }
         if let refusal = RegularFile.refusal(fd) {
             _ = CLinux.close(fd)
-            throw DisplayError(display: name, message: "cannot write \(temporaryPath): \(refusal)")
+            throw DisplayError(display: name, message: filled("cannot write {}: {}", temporaryPath, refusal))
         }
         var code = FileIO.writeAll(fd: fd, bytes: bytes)
         if CLinux.close(fd) != 0 && code == 0 && errno != EINTR { code = errno }
         if code != 0 {
             unlink(temporaryPath)
-            throw failure("cannot write \(temporaryPath)", code)
+            throw failure(filled("cannot write {}", temporaryPath), code)
         }
         if rename(temporaryPath, path) != 0 {
             let e = errno
             unlink(temporaryPath)
-            throw failure("cannot rename \(temporaryPath) to \(path)", e)
+            throw failure(filled("cannot rename {} to {}", temporaryPath, path), e)
         }
     }
 }

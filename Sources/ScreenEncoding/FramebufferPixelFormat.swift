@@ -47,8 +47,9 @@ public struct FramebufferPixelFormat: Sendable, Hashable, CustomStringConvertibl
     /// `16 bpp, red 11:5 green 5:6 blue 0:5 transp 0:0` — offset:length, as a person compares
     /// with `fbset -i`.
     public var description: String {
-        "\(bitsPerPixel) bpp, red \(red.offset):\(red.length) green \(green.offset):\(green.length) "
-            + "blue \(blue.offset):\(blue.length) transp \(alpha.offset):\(alpha.length)"
+        filled("{} bpp, red {} green {} {}", String(bitsPerPixel), filled("{}:{}", String(red.offset), String(red.length)),
+               filled("{}:{}", String(green.offset), String(green.length)),
+               filled("blue {}:{} transp {}:{}", String(blue.offset), String(blue.length), String(alpha.offset), String(alpha.length)))
     }
 
     /// The supported format matching a driver's bitfields. `transp` bits are ignored when their

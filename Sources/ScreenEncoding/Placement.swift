@@ -69,11 +69,11 @@ public struct Placement: Sendable, Equatable {
         case let (size?, nil):
             canvasWidth = size.width; canvasHeight = size.height
             s = min(sw / size.width, sh / size.height)
-            if s < 1 { return .failure(.doesNotFit("the canvas \(size.width)x\(size.height) is larger than the screen (\(screenWidth)x\(screenHeight)\(rotation == .none ? "" : " rotated \(rotation.rawValue)°"))")) }
+            if s < 1 { return .failure(.doesNotFit(filled("the canvas {}x{} is larger than the screen ({}{})", String(size.width), String(size.height), filled("{}x{}", String(screenWidth), String(screenHeight)), rotation == .none ? "" : filled(" rotated {}°", String(rotation.rawValue))))) }
         case let (nil, scale):
             s = scale ?? automaticScale(screenWidth: sw, screenHeight: sh)
             canvasWidth = min(Canvas.maximumSide, sw / s); canvasHeight = min(Canvas.maximumSide, sh / s)
-            if canvasWidth < 1 || canvasHeight < 1 { return .failure(.doesNotFit("scale \(s) leaves no canvas on a \(screenWidth)x\(screenHeight) screen")) }
+            if canvasWidth < 1 || canvasHeight < 1 { return .failure(.doesNotFit(filled("scale {} leaves no canvas on a {}x{} screen", String(s), String(screenWidth), String(screenHeight)))) }
         }
         let rw = (rotation.swapsAxes ? canvasHeight : canvasWidth) * s
         let rh = (rotation.swapsAxes ? canvasWidth : canvasHeight) * s
@@ -81,8 +81,8 @@ public struct Placement: Sendable, Equatable {
         let x = along(anchor.horizontal, screenWidth, rw) + offsetX
         let y = along(anchor.vertical, screenHeight, rh) + offsetY
         guard x >= 0, y >= 0, x + rw <= screenWidth, y + rh <= screenHeight else {
-            return .failure(.doesNotFit("the canvas \(canvasWidth)x\(canvasHeight) at scale \(s)\(rotation == .none ? "" : ", rotated \(rotation.rawValue)°,") "
-                + "placed at \(x),\(y) is \(rw)x\(rh) screen pixels and leaves the \(screenWidth)x\(screenHeight) screen"))
+            return .failure(.doesNotFit(filled("the canvas {}x{} at scale {}{} ", String(canvasWidth), String(canvasHeight), String(s), rotation == .none ? "" : filled(", rotated {}°,", String(rotation.rawValue)))
+                + filled("placed at {},{} is {} screen pixels and leaves the {} screen", String(x), String(y), filled("{}x{}", String(rw), String(rh)), filled("{}x{}", String(screenWidth), String(screenHeight)))))
         }
         return .success(Placement(canvasWidth: canvasWidth, canvasHeight: canvasHeight, scale: s, rotation: rotation, x: x, y: y))
     }

@@ -32,10 +32,10 @@ public enum AutoDisplay {
         guard framebuffers else { return .none("no DRM card with a connected output: " + drm) }
         // A plain loop (a map and a `first(where:)` were each code of their own, for one search).
         for n in 0..<8 {
-            let fb = devices + "/fb\(n)"
+            let fb = filled("{}/fb{}", devices, String(n))
             if access(fb, F_OK) == 0 { return .framebuffer(fb) }
         }
-        return .none("no display device: DRM: " + drm + "; fbdev: no " + devices + "/fb* exists (is the display driver loaded?)")
+        return .none(filled("no display device: DRM: {}; fbdev: no {}/fb* exists (is the display driver loaded?)", drm, devices))
     }
 
     /// Whether a name created or removed in /dev (`inDRI` false) or /dev/dri (true) can change

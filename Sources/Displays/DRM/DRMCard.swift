@@ -40,7 +40,7 @@ extension FileDescriptor {
                                      isPreferred: m.type & loaderd_drm_mode_type_preferred != 0, index: i))
             }
             outputs.append(DRMOutput(connectorID: id,
-                                     name: drmConnectorTypeName(connector.info.connector_type) + "-\(connector.info.connector_type_id)",
+                                     name: filled("{}-{}", drmConnectorTypeName(connector.info.connector_type), String(connector.info.connector_type_id)),
                                      connected: connector.info.connection == loaderd_drm_mode_connected,
                                      modes: modes, possibleCRTCs: possible, currentCRTC: current))
             timings.append((id, connector.modes))
@@ -54,7 +54,7 @@ func drmCardPaths(devices: String = "/dev") -> [String] {
     // A plain loop, not a map and a filter (each code of its own, for one search).
     var paths: [String] = []
     for n in 0..<16 {
-        let path = devices + "/dri/card\(n)"
+        let path = filled("{}/dri/card{}", devices, String(n))
         if access(path, F_OK) == 0 { paths.append(path) }
     }
     return paths
@@ -64,11 +64,11 @@ func drmCardPaths(devices: String = "/dev") -> [String] {
 /// a sentence on what was found instead.
 func firstCardWithConnectedOutput(devices: String = "/dev") -> Result<String, DRMSearchFailure> {
     let cards = drmCardPaths(devices: devices)
-    if cards.isEmpty { return .failure(DRMSearchFailure(description: "no DRM device (" + devices + "/dri/card* does not exist: is the display driver loaded, e.g. dtoverlay=vc4-kms-v3d on a Raspberry Pi?)")) }
+    if cards.isEmpty { return .failure(DRMSearchFailure(description: filled("no DRM device ({}/dri/card* does not exist: is the display driver loaded, e.g. dtoverlay=vc4-kms-v3d on a Raspberry Pi?)", devices))) }
     // What each card is, as one text built in the loop (not an array and a join, for size).
     var notes = ""
     for (i, path) in cards.enumerated() {
-        notes += i == 0 ? path + ": " : "; " + path + ": "
+        notes += i == 0 ? path + ": " : filled("; {}: ", path)
         let fd: FileDescriptor
         do { fd = try FileDescriptor.openDevice(path, .readWrite, options: [.closeOnExec]) } catch {
             notes += drmOpenHint(path: path, error)
@@ -77,7 +77,7 @@ func firstCardWithConnectedOutput(devices: String = "/dev") -> Result<String, DR
         defer { try? fd.close() }
         guard let probe = try? fd.drmProbe(probe: true) else { notes += "not a mode-setting device"; continue }
         if probe.outputs.contains(where: { $0.connected && !$0.modes.isEmpty }) { return .success(path) }
-        notes += "no connected output (" + DRMOutputChoice.names(probe.outputs) + ")"
+        notes += filled("no connected output ({})", DRMOutputChoice.names(probe.outputs))
     }
     return .failure(DRMSearchFailure(description: notes))
 }

@@ -118,12 +118,12 @@ public final class DRMDisplay: Display {
         defer { if !keepMaster { try? fd.dropDRMMaster() } }
 
         let probe: DRMProbe
-        do { probe = try fd.drmProbe(probe: !probed) } catch { throw deviceError("cannot read the outputs of " + path + " (" + error.description + ")") }
+        do { probe = try fd.drmProbe(probe: !probed) } catch { throw deviceError(filled("cannot read the outputs of {} ({})", path, error.description)) }
         let choice: DRMOutputChoice
         switch DRMOutputChoice.choose(probe.outputs, crtcCount: probe.crtcIDs.count, connector: options.connector, mode: options.mode) {
         case .success(let c): choice = c
         case .failure(let why):
-            throw deviceError(why.description + " on " + path + "; plug a display in, or name a connector with connector= (or use device= for another card)")
+            throw deviceError(filled("{} on {}; plug a display in, or name a connector with connector= (or use device= for another card)", why.description, path))
         }
         for reason in choice.skipped { note(reason) }
 
@@ -185,7 +185,7 @@ public final class DRMDisplay: Display {
         self.warnings = warnings
         do { try setCRTCs() } catch {
             close()
-            throw deviceError("cannot show a \(choice.width)x\(choice.height) framebuffer on \(outputNames.joined(separator: ", ")) (DRM_IOCTL_MODE_SETCRTC: \(error))")
+            throw deviceError(filled("cannot show a {}x{} framebuffer on {} (DRM_IOCTL_MODE_SETCRTC: {})", String(choice.width), String(choice.height), outputNames.joined(separator: ", "), error.description))
         }
     }
 
@@ -252,12 +252,12 @@ public final class DRMDisplay: Display {
                     isDoubleBuffered = false
                     memcpy(bases.0, bases.1, (buffer0?.pitch ?? 0) * screenHeight)
                     reportDirty(PixelRect(x: 0, y: 0, width: placement.rotatedWidth, height: placement.rotatedHeight))
-                    warnings.append("the driver cannot page-flip (\(error)); one buffer, frames may tear")
+                    warnings.append(filled("the driver cannot page-flip ({}); one buffer, frames may tear", error.description))
                     return
                 }
                 needsModeset = true
-                throw DisplayError(display: name, message: "page flip on \(outputNames.indices.contains(i) ? outputNames[i] : "an output") failed (\(error)); "
-                    + "re-probing the outputs (was a display unplugged?)")
+                throw DisplayError(display: name, message: filled("page flip on {} failed ({}); re-probing the outputs (was a display unplugged?)",
+                                                                    outputNames.indices.contains(i) ? outputNames[i] : "an output", error.description))
             }
         }
         front = back
@@ -323,7 +323,7 @@ public final class DRMDisplay: Display {
         clock_gettime(CLOCK_MONOTONIC, &now)
         let nanoseconds = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
         // Between probes the last answer stands (the daemon logs an error once, not every frame).
-        let waiting = DisplayError(display: name, message: "no connected output shows \(screenWidth)x\(screenHeight); waiting for one to be plugged in")
+        let waiting = DisplayError(display: name, message: filled("no connected output shows {}x{}; waiting for one to be plugged in", String(screenWidth), String(screenHeight)))
         guard nanoseconds - lastReprobe >= 1_000_000_000 || lastReprobe == 0 else { throw waiting }
         lastReprobe = nanoseconds
         let request = DRMModeRequest(width: screenWidth, height: screenHeight, refresh: options.mode?.refresh)
@@ -373,7 +373,7 @@ public final class DRMDisplay: Display {
         }
         let names = Self.names(choice)
         if choice.width != screenWidth || choice.height != screenHeight {
-            return .reopen("\(names.joined(separator: ", ")) now shows \(choice.width)x\(choice.height), not \(screenWidth)x\(screenHeight)")
+            return .reopen(filled("{} now shows {}x{}, not {}", names.joined(separator: ", "), String(choice.width), String(choice.height), filled("{}x{}", String(screenWidth), String(screenHeight))))
         }
         if names == outputNames && !needsModeset { return .same }
         do { try follow(choice, probe, names: names) } catch {
@@ -382,7 +382,7 @@ public final class DRMDisplay: Display {
         }
         needsModeset = false
         statistics.recoveries += 1
-        return .followed("showing \(screenWidth)x\(screenHeight) on \(names.joined(separator: ", "))")
+        return .followed(filled("showing {}x{} on {}", String(screenWidth), String(screenHeight), names.joined(separator: ", ")))
     }
 
     public func clear() throws(DisplayError) {
@@ -406,7 +406,7 @@ public final class DRMDisplay: Display {
         if retainingFrame {
             let shown = front == 0 ? buffer0 : buffer1
             if shown?.keepOnScreen() == false {
-                standardErrorLine(StandardErrorPriority.prefix(5) + name + ": this kernel cannot keep the last frame after exit (DRM_IOCTL_MODE_CLOSEFB needs Linux 6.8); the screen goes dark until the next program sets a mode")
+                standardErrorLine(filled("{}{}: this kernel cannot keep the last frame after exit (DRM_IOCTL_MODE_CLOSEFB needs Linux 6.8); the screen goes dark until the next program sets a mode", StandardErrorPriority.prefix(5), name))
             }
             console?.keepGraphicsMode()
         } else {

@@ -4,18 +4,18 @@ import CompactText
 
 /// Why a card could not be opened, with what to do about it.
 func drmOpenHint(path: String, _ error: Errno) -> String {
-    var message = "cannot open " + path + ": " + error.description
+    var message = filled("cannot open {}: {}", path, error.description)
     switch error {
     case .noSuchFileOrDirectory:
         if let other = drmCardPaths().first(where: { $0 != path }) {
-            message += " (try device=" + other + " or device=auto)"
+            message += filled(" (try device={} or device=auto)", other)
         } else {
             message += " (no /dev/dri/card* exists: is the display driver loaded? on a Raspberry Pi: dtoverlay=vc4-kms-v3d; else try --display fb:)"
         }
     case .permissionDenied, .notPermitted:
         var st = stat()
         if stat(path, &st) == 0, st.st_gid != 0, let group = GroupFile.name(of: st.st_gid) {
-            message += " (the device belongs to group \(group): add the user to it, e.g. usermod -aG \(group) USER, and log in again; mode setting also needs DRM master, which a non-root user only gets when no one else holds it)"
+            message += filled(" (the device belongs to group {}: add the user to it, e.g. usermod -aG {} USER, and log in again; mode setting also needs DRM master, which a non-root user only gets when no one else holds it)", group, group)
         } else {
             message += " (run as root, or add the user to group video; /dev/dri/renderD* needs group render but cannot set modes)"
         }
@@ -27,7 +27,7 @@ func drmOpenHint(path: String, _ error: Errno) -> String {
 /// Why DRM master could not be taken: names the holder when debugfs shows it (root, debugfs
 /// mounted), else the usual suspects.
 func drmMasterHint(path: String, _ error: Errno) -> String {
-    var message = "cannot become DRM master on " + path + " (" + error.description + "): "
+    var message = filled("cannot become DRM master on {} ({}): ", path, error.description)
     if error == .permissionDenied || error == .notPermitted {
         return message + "loaderd is not root and did not open the card first (a non-root program only becomes master as the first to open it); run loaderd as root (CAP_SYS_ADMIN), or start it before the display server"
     }
@@ -42,7 +42,7 @@ func drmMasterHint(path: String, _ error: Errno) -> String {
 /// `command (pid N)` of the master client listed in /sys/kernel/debug/dri/N/clients.
 func drmMasterHolder(path: String) -> String? {
     guard let file = path.split(separator: "/").last, file.hasPrefix("card"), let minor = Int(file[file.utf8.index(file.startIndex, offsetBy: 4)...]) else { return nil }
-    guard let text = readSmallFile("/sys/kernel/debug/dri/\(minor)/clients") else { return nil }
+    guard let text = readSmallFile(filled("/sys/kernel/debug/dri/{}/clients", String(minor))) else { return nil }
     return masterClient(text)
 }
 
@@ -68,7 +68,7 @@ func masterClient(_ text: ArraySlice<UInt8>) -> String? {
             lineHasBytes = true
         } else if lineHasBytes {
             if lines > 0 && isMaster {
-                return String(decoding: text[command], as: UTF8.self) + " (pid " + String(decoding: text[pid], as: UTF8.self) + ")"
+                return filled("{} (pid {})", String(decoding: text[command], as: UTF8.self), String(decoding: text[pid], as: UTF8.self))
             }
             lines += 1
             columns = 0; isMaster = false; lineHasBytes = false

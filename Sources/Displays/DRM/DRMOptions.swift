@@ -28,13 +28,13 @@ struct DRMOptions: Sendable {
     init(_ spec: DisplaySpec) throws(DisplaySpecError) {
         let text = spec.description
         func fail(_ message: String) -> DisplaySpecError { DisplaySpecError(spec: text, message: message) }
-        guard spec.type == "drm" || spec.type == "auto" else { throw fail("not a DRM spec (type '" + spec.type + "', expected drm)") }
+        guard spec.type == "drm" || spec.type == "auto" else { throw fail(filled("not a DRM spec (type '{}', expected drm)", spec.type)) }
         for option in spec.options {
             let (key, value) = (option.key, option.value)
             switch key {
             case "device":
                 guard value == "auto" || value.hasPrefix("/") else {
-                    throw fail("device=" + value + ": expected auto or a path such as /dev/dri/card0")
+                    throw fail(filled("device={}: expected auto or a path such as /dev/dri/card0", value))
                 }
                 device = value
             case "connector":
@@ -42,27 +42,27 @@ struct DRMOptions: Sendable {
                 connector = value
             case "mode":
                 guard let m = Self.parseMode(value) else {
-                    throw fail("mode=" + value + ": expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. mode=1280x720 or mode=1920x1080@60")
+                    throw fail(filled("mode={}: expected WIDTHxHEIGHT or WIDTHxHEIGHT@HZ, e.g. mode=1280x720 or mode=1920x1080@60", value))
                 }
                 mode = m
             case "format":
                 guard let f = Self.formats.first(where: { $0.name == value.asciiLowercased() })?.format else {
-                    throw fail("format=" + value + ": expected xrgb8888 or rgb565")
+                    throw fail(filled("format={}: expected xrgb8888 or rgb565", value))
                 }
                 format = f
             case "size":
                 guard let (w, h) = parseDimensions(value), (1...Canvas.maximumSide).contains(w), (1...Canvas.maximumSide).contains(h) else {
-                    throw fail("size=\(value): expected WIDTHxHEIGHT with sides from 1 to \(Canvas.maximumSide), e.g. size=64x32")
+                    throw fail(filled("size={}: expected WIDTHxHEIGHT with sides from 1 to {}, e.g. size=64x32", value, String(Canvas.maximumSide)))
                 }
                 size = (w, h)
             case "buffers":
                 guard let b = FramebufferOptions.Buffering(rawValue: value.asciiLowercased()) else {
-                    throw fail("buffers=" + value + ": expected auto or 2 (page flips on vertical blank), or 1 (draw on screen, no flips)")
+                    throw fail(filled("buffers={}: expected auto or 2 (page flips on vertical blank), or 1 (draw on screen, no flips)", value))
                 }
                 buffering = b
             default:
                 guard try screen.read(key, value, spec: text) else {
-                    throw fail("unknown key '" + key + "' (accepted: " + Self.keys.joined(separator: ", ") + ")")
+                    throw fail(filled("unknown key '{}' (accepted: {})", key, Self.keys.joined(separator: ", ")))
                 }
             }
         }

@@ -15,7 +15,7 @@ public struct DRMMode: Sendable, Equatable, CustomStringConvertible {
         self.width = width; self.height = height; self.refresh = refresh; self.isPreferred = isPreferred; self.index = index
     }
 
-    public var description: String { "\(width)x\(height)" + (refresh > 0 ? "@\(refresh)" : "") }
+    public var description: String { filled("{}x{}{}", String(width), String(height), refresh > 0 ? filled("@{}", String(refresh)) : "") }
 }
 
 /// A mode as configured (`mode=1280x720` or `mode=1280x720@50`).
@@ -66,15 +66,15 @@ public struct DRMOutputChoice: Sendable, Equatable {
         let primary: DRMOutput
         if let connector {
             guard let named = outputs.first(where: { $0.name.asciiLowercased() == connector.asciiLowercased() }) else {
-                return .failure(.noConnectedOutput("no connector named " + connector + " (connectors: " + listing(outputs) + ")"))
+                return .failure(.noConnectedOutput(filled("no connector named {} (connectors: {})", connector, listing(outputs))))
             }
             guard named.connected, !named.modes.isEmpty else {
-                return .failure(.noConnectedOutput("connector " + named.name + " has no display attached (connectors: " + listing(outputs) + ")"))
+                return .failure(.noConnectedOutput(filled("connector {} has no display attached (connectors: {})", named.name, listing(outputs))))
             }
             primary = named
         } else {
             guard let first = outputs.first(where: { $0.connected && !$0.modes.isEmpty }) else {
-                return .failure(.noConnectedOutput("no connected output (connectors: " + (outputs.isEmpty ? "none" : listing(outputs)) + ")"))
+                return .failure(.noConnectedOutput(filled("no connected output (connectors: {})", outputs.isEmpty ? "none" : listing(outputs))))
             }
             primary = first
         }
@@ -84,7 +84,7 @@ public struct DRMOutputChoice: Sendable, Equatable {
                 // `WxH[@HZ]` as a DRMMode names it (a requested refresh is 1...1000): one
                 // description rather than interpolations and a closure here (for size).
                 let wanted = DRMMode(width: request.width, height: request.height, refresh: request.refresh ?? 0)
-                return .failure(.noSuchMode(primary.name + " has no mode " + wanted.description + "; its modes: " + distinctModes(primary.modes)))
+                return .failure(.noSuchMode(filled("{} has no mode {}; its modes: {}", primary.name, wanted.description, distinctModes(primary.modes))))
             }
             mode = found
         } else {
@@ -109,11 +109,10 @@ public struct DRMOutputChoice: Sendable, Equatable {
         if connector == nil {
             for output in outputs where output.connected && !output.modes.isEmpty && output.connectorID != primary.connectorID {
                 guard let m = bestMode(output.modes, width: mode.width, height: mode.height, refresh: nil) else {
-                    // Strings joined, the size as a refresh-less DRMMode names it (for size: no interpolations).
+                    // The size as a refresh-less DRMMode names it (for size: no interpolations).
                     let size = DRMMode(width: mode.width, height: mode.height, refresh: 0).description
                     let preferred = (output.modes.first { $0.isPreferred } ?? output.modes[0]).description
-                    skipped.append(output.name + " left dark: it has no " + size + " mode to mirror " + primary.name
-                        + " (its preferred: " + preferred + "; give mode= a size both show)")
+                    skipped.append(filled("{} left dark: it has no {} mode to mirror {} (its preferred: {}; give mode= a size both show)", output.name, size, primary.name, preferred))
                     continue
                 }
                 guard let c = crtc(for: output) else {
@@ -186,7 +185,7 @@ public enum DRMChoiceError: Error, Sendable, Equatable, CustomStringConvertible 
 
 /// The kernel's connector type names (drivers/gpu/drm/drm_connector.c), for `HDMI-A-1`-style names.
 func drmConnectorTypeName(_ type: UInt32) -> String {
-    Int(type) < drmConnectorTypeNames.count ? drmConnectorTypeNames[Int(type)] : "Type\(type)"
+    Int(type) < drmConnectorTypeNames.count ? drmConnectorTypeNames[Int(type)] : filled("Type{}", String(type))
 }
 
 /// One table, made once (an array literal in the function was built at each call, for size too).

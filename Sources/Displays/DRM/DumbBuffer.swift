@@ -22,13 +22,13 @@ final class DumbBuffer {
         var create = loaderd_drm_create_dumb()
         create.width = UInt32(width); create.height = UInt32(height); create.bpp = UInt32(format.bitsPerPixel)
         do { try retryingDRM { loaderd_drm_create_dumb(card.rawValue, &create) } } catch {
-            throw DumbBufferError("cannot create a \(width)x\(height) \(format.bitsPerPixel) bpp dumb buffer (DRM_IOCTL_MODE_CREATE_DUMB: \(error))")
+            throw DumbBufferError(filled("cannot create a {}x{} {} bpp dumb buffer (DRM_IOCTL_MODE_CREATE_DUMB: {})", String(width), String(height), String(format.bitsPerPixel), error.description))
         }
         var fb = loaderd_drm_fb_cmd(fb_id: 0, width: UInt32(width), height: UInt32(height), pitch: create.pitch,
                                     bpp: UInt32(format.bitsPerPixel), depth: format.bitsPerPixel == 32 ? 24 : 16, handle: create.handle)
         do { try retryingDRM { loaderd_drm_add_fb(card.rawValue, &fb) } } catch {
             _ = loaderd_drm_destroy_dumb(card.rawValue, create.handle)
-            throw DumbBufferError("the driver refused a \(width)x\(height) framebuffer at \(format.bitsPerPixel) bpp (DRM_IOCTL_MODE_ADDFB: \(error)); try format=\(format.bitsPerPixel == 32 ? "rgb565" : "xrgb8888")")
+            throw DumbBufferError(filled("the driver refused a {} framebuffer at {} bpp (DRM_IOCTL_MODE_ADDFB: {}); try format={}", filled("{}x{}", String(width), String(height)), String(format.bitsPerPixel), error.description, format.bitsPerPixel == 32 ? "rgb565" : "xrgb8888"))
         }
         var map = loaderd_drm_map_dumb()
         map.handle = create.handle
@@ -43,7 +43,7 @@ final class DumbBuffer {
             let e = Errno.current
             _ = loaderd_drm_remove_fb(card.rawValue, fb.fb_id)
             _ = loaderd_drm_destroy_dumb(card.rawValue, create.handle)
-            throw DumbBufferError("cannot map the dumb buffer (" + e.description + ")")
+            throw DumbBufferError(filled("cannot map the dumb buffer ({})", e.description))
         }
         self.card = card
         handle = create.handle

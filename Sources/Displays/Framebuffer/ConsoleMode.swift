@@ -18,7 +18,7 @@ struct ConsoleMode: ~Copyable {
         do {
             fd = try Self.openTerminal(path)
         } catch {
-            throw ConsoleModeError("cannot open " + path + " to put the console in graphics mode (" + error.description + "); the kernel console may draw over the splash (run as root, or use console=keep to silence this)")
+            throw ConsoleModeError(filled("cannot open {} to put the console in graphics mode ({}); the kernel console may draw over the splash (run as root, or use console=keep to silence this)", path, error.description))
         }
         let mode: Int32
         do {
@@ -26,7 +26,7 @@ struct ConsoleMode: ~Copyable {
             if mode != loaderd_kd_graphics { try fd.setConsoleMode(loaderd_kd_graphics) }
         } catch {
             try? fd.close()
-            throw ConsoleModeError("cannot switch " + path + " to graphics mode (" + error.description + "); the kernel console may draw over the splash")
+            throw ConsoleModeError(filled("cannot switch {} to graphics mode ({}); the kernel console may draw over the splash", path, error.description))
         }
         self.fd = fd
         self.previous = mode
@@ -78,16 +78,16 @@ public enum ConsoleRestore: Equatable, Sendable {
             fd = try ConsoleMode.openTerminal(path)
         } catch {
             if error == .noSuchFileOrDirectory || error == .noSuchAddressOrDevice || error == .operationNotSupportedByDevice { return .noTerminal }
-            return .failed("cannot open " + path + ": " + error.description)
+            return .failed(filled("cannot open {}: {}", path, error.description))
         }
         defer { try? fd.close() }
         let mode: Int32
         do { mode = try fd.consoleMode() } catch {
             if error == .inappropriateIOCTLForDevice { return .noTerminal }
-            return .failed(path + ": " + error.description)
+            return .failed(filled("{}: {}", path, error.description))
         }
         if mode == loaderd_kd_text { return .alreadyText }
-        do { try fd.setConsoleMode(loaderd_kd_text) } catch { return .failed("cannot switch " + path + " to text mode: " + error.description) }
+        do { try fd.setConsoleMode(loaderd_kd_text) } catch { return .failed(filled("cannot switch {} to text mode: {}", path, error.description)) }
         return .restored
     }
 }

@@ -98,7 +98,7 @@ public final class FramebufferDisplay: Display {
         func deviceError(_ message: String) -> DisplayOpenError { .device(DisplayError(display: name, message: message)) }
         // Out of line: the device's and a character device stand-in's mapping fail alike (for size).
         @inline(never) func mapFailure(_ length: Int, _ error: Errno) -> DisplayOpenError {
-            deviceError("cannot map \(options.device) (\(length) bytes): \(error)")
+            deviceError(filled("cannot map {} ({} bytes): {}", options.device, String(length), error.description))
         }
 
         let fd: FileDescriptor
@@ -123,7 +123,7 @@ public final class FramebufferDisplay: Display {
             var st = stat()
             guard fstat(fd.rawValue, &st) == 0, loaderd_s_isreg(st.st_mode) != 0 || loaderd_s_ischr(st.st_mode) != 0 else {
                 try? fd.close()
-                throw deviceError(options.device + " is " + RegularFile.kind(st.st_mode) + "; a stand-in must be a regular file")
+                throw deviceError(filled("{} is {}; a stand-in must be a regular file", options.device, RegularFile.kind(st.st_mode)))
             }
             if loaderd_s_isreg(st.st_mode) != 0 {
                 RegularFile.makeBlocking(fd.rawValue)
@@ -132,11 +132,11 @@ public final class FramebufferDisplay: Display {
                 let rc = posix_fallocate(fd.rawValue, 0, off_t(length))
                 if rc != 0 {
                     try? fd.close()
-                    throw deviceError("cannot reserve \(length) bytes for \(options.device): \(Errno(rawValue: rc)) (is the file system full?)")
+                    throw deviceError(filled("cannot reserve {} bytes for {}: {} (is the file system full?)", String(length), options.device, Errno(rawValue: rc).description))
                 }
                 standIn = (fd.rawValue, length)
                 do { memory = try FramebufferMemory(shadowing: fd, length: length) } catch {
-                    throw deviceError("cannot allocate \(length) bytes for \(options.device): \(error)")
+                    throw deviceError(filled("cannot allocate {} bytes for {}: {}", String(length), options.device, error.description))
                 }
             } else {
                 // A character device given with geometry= (e.g. a framebuffer without the ioctls):
@@ -154,7 +154,7 @@ public final class FramebufferDisplay: Display {
                 fix = try fd.framebufferFixedInfo()
             } catch {
                 try? fd.close()
-                throw deviceError(options.device + " is not a framebuffer (FBIOGET_VSCREENINFO: " + error.description + "); for a regular file give geometry=WxH and format=… (" + supportedFormatNames() + ")")
+                throw deviceError(filled("{} is not a framebuffer (FBIOGET_VSCREENINFO: {}); for a regular file give geometry=WxH and format=… ({})", options.device, error.description, supportedFormatNames()))
             }
             switch FramebufferPixelFormat.resolve(info, fix) {
             case .success(let found): format = found
@@ -183,7 +183,7 @@ public final class FramebufferDisplay: Display {
                     info = try fd.framebufferVariableInfo()
                     fix = try fd.framebufferFixedInfo()
                 } catch {
-                    note("the driver refused a \(screenWidth)x\(2 * screenHeight) virtual screen (\(error)); single buffering")
+                    note(filled("the driver refused a {}x{} virtual screen ({}); single buffering", String(screenWidth), String(2 * screenHeight), error.description))
                 }
             }
             let mapLength = Int(fix.smem_len)
@@ -224,7 +224,7 @@ public final class FramebufferDisplay: Display {
             // Probe: show the second half (same picture). A driver that refuses gets single buffering.
             front = 1
             do { try pan(to: 1) } catch {
-                note("the driver refused to pan (FBIOPAN_DISPLAY: " + error.description + "); single buffering, frames may tear")
+                note(filled("the driver refused to pan (FBIOPAN_DISPLAY: {}); single buffering, frames may tear", error.description))
                 isDoubleBuffered = false
                 front = 0
             }
@@ -236,7 +236,7 @@ public final class FramebufferDisplay: Display {
         if vsync, let device {
             // Probe once: drivers without vertical-blank interrupts refuse (vfb, many SPI panels).
             do { try device.waitForVerticalSync() } catch {
-                note("the driver does not support FBIO_WAITFORVSYNC (" + error.description + "); vsync off")
+                note(filled("the driver does not support FBIO_WAITFORVSYNC ({}); vsync off", error.description))
                 vsync = false
             }
         }
@@ -279,7 +279,7 @@ public final class FramebufferDisplay: Display {
         if vsync, let device { try? device.waitForVerticalSync() }  // probed at open
         if isDoubleBuffered {
             do { try pan(to: 1 - front) } catch {
-                throw DisplayError(display: name, message: "FBIOPAN_DISPLAY failed: \(error)")
+                throw DisplayError(display: name, message: filled("FBIOPAN_DISPLAY failed: {}", error.description))
             }
             statistics.pans += 1
         }
@@ -292,7 +292,7 @@ public final class FramebufferDisplay: Display {
         guard let standIn else { return }
         var st = stat()
         guard fstat(standIn.fd, &st) == 0 else {
-            throw DisplayError(display: name, message: "cannot inspect the stand-in file: \(Errno.current)")
+            throw DisplayError(display: name, message: filled("cannot inspect the stand-in file: {}", Errno.current.description))
         }
         if Int(st.st_size) < standIn.length { standInStale = true }
     }
@@ -312,7 +312,7 @@ public final class FramebufferDisplay: Display {
             if n < 0 {
                 let e = Errno.current
                 if e == .interrupted { continue }
-                throw DisplayError(display: name, message: "cannot write the stand-in file: \(e) (is the file system full?); the frame is written again at the next one")
+                throw DisplayError(display: name, message: filled("cannot write the stand-in file: {} (is the file system full?); the frame is written again at the next one", e.description))
             }
             if n == 0 {
                 throw DisplayError(display: name, message: "cannot write the stand-in file: no byte written; the frame is written again at the next one")
@@ -375,7 +375,7 @@ func warnOnStandardError(_ text: String) { standardErrorLine(StandardErrorPriori
 /// One copy for the fb and drm displays (inlined, it was copied to each of their seven warnings).
 @inline(never) func noteOpenWarning(_ message: String, of display: String, in warnings: inout [String], _ warn: (String) -> Void) {
     warnings.append(message)
-    warn(display + ": " + message)
+    warn(filled("{}: {}", display, message))
 }
 
 /// Writes one line to standard error, unbuffered (warnings at open, before any logger exists).

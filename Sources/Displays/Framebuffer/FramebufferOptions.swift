@@ -31,7 +31,7 @@ struct FramebufferOptions: Sendable {
     /// Reads the spec's keys: the first problem's message, or nil. (The messages are returned,
     /// not thrown, and `init` throws once: for size, as each throw site is code of its own.)
     private mutating func read(_ spec: DisplaySpec, _ text: String) throws(DisplaySpecError) -> String? {
-        guard spec.type == "fb" else { return "not a framebuffer spec (type '" + spec.type + "', expected fb)" }
+        guard spec.type == "fb" else { return filled("not a framebuffer spec (type '{}', expected fb)", spec.type) }
         var geometry: (width: Int, height: Int)?
         var format: FramebufferPixelFormat?
         var stride: Int?
@@ -45,54 +45,54 @@ struct FramebufferOptions: Sendable {
                 device = value
             case 1, 12:  // size, geometry
                 guard let (w, h) = parseDimensions(value), w >= 1, h >= 1, w <= 16384, h <= 16384 else {
-                    return key + "=" + value + ": expected WIDTHxHEIGHT, e.g. " + key + "=320x240"
+                    return filled("{}={}: expected WIDTHxHEIGHT, e.g. {}=320x240", key, value, key)
                 }
                 if index == 12 {
                     geometry = (w, h)
                 } else {
                     guard w <= Canvas.maximumSide, h <= Canvas.maximumSide else {
-                        return "size=\(value): the canvas is at most \(Canvas.maximumSide) pixels on each side"
+                        return filled("size={}: the canvas is at most {} pixels on each side", value, String(Canvas.maximumSide))
                     }
                     size = (w, h)
                 }
             case 9:  // vsync
-                guard let flag = parseYesNo(value) else { return "vsync=" + value + ": expected on or off" }
+                guard let flag = parseYesNo(value) else { return filled("vsync={}: expected on or off", value) }
                 vsync = flag
             case 10:  // buffers
                 guard let b = Buffering(rawValue: value.asciiLowercased()) else {
-                    return "buffers=" + value + ": expected auto (double-buffer when the virtual screen is tall enough), 1, or 2 (ask the driver for a double-height virtual screen)"
+                    return filled("buffers={}: expected auto (double-buffer when the virtual screen is tall enough), 1, or 2 (ask the driver for a double-height virtual screen)", value)
                 }
                 buffering = b
             case 13:  // format
                 guard let f = FramebufferPixelFormat.supported.first(where: { $0.name == value.asciiLowercased() })?.format else {
-                    return "format=" + value + ": expected one of " + supportedFormatNames()
+                    return filled("format={}: expected one of {}", value, supportedFormatNames())
                 }
                 format = f
             case 14:  // stride
                 guard let n = Int(value), (1...(1 << 20)).contains(n) else {
-                    return "stride=" + value + ": expected a whole number from 1 to 1048576"
+                    return filled("stride={}: expected a whole number from 1 to 1048576", value)
                 }
                 stride = n
             default:
                 guard try screen.read(key, value, spec: text) else {
-                    return "unknown key '" + key + "' (accepted: " + Self.keys.joined(separator: ", ") + ")"
+                    return filled("unknown key '{}' (accepted: {})", key, Self.keys.joined(separator: ", "))
                 }
             }
         }
         switch (geometry, format) {
         case let (g?, f?):
             if let stride, stride < g.width * f.bytesPerPixel {
-                return "stride=\(stride) is shorter than a row of \(g.width) pixels at \(f.bitsPerPixel) bpp (\(g.width * f.bytesPerPixel) bytes)"
+                return filled("stride={} is shorter than a row of {} pixels at {} bpp ({} bytes)", String(stride), String(g.width), String(f.bitsPerPixel), String(g.width * f.bytesPerPixel))
             }
             file = (g.width, g.height, f, stride)
-        case (_?, nil): return "geometry= needs format= too (one of " + supportedFormatNames() + ") to use a file as the framebuffer"
+        case (_?, nil): return filled("geometry= needs format= too (one of {}) to use a file as the framebuffer", supportedFormatNames())
         case (nil, _?): return "format= only applies with geometry= (a file standing in for the device); a device reports its own format"
         case (nil, nil):
             if stride != nil { return "stride= only applies with geometry= and format= (a file standing in for the device)" }
             // A device by its path from /: a relative one (`device = 3` meaning fb3) would be
             // looked for in the daemon's working directory, and waited for there in vain.
             guard device.hasPrefix("/") else {
-                return "device=" + device + ": expected a framebuffer device's path such as /dev/fb0 (or geometry= and format= for a file standing in for one)"
+                return filled("device={}: expected a framebuffer device's path such as /dev/fb0 (or geometry= and format= for a file standing in for one)", device)
             }
         }
         return nil

@@ -25,13 +25,13 @@ extension FramebufferPixelFormat {
         let found = matching(bitsPerPixel: described.bitsPerPixel, red: described.red, green: described.green,
                              blue: described.blue, alpha: described.alpha, msbRight: msbRight)
         var problems = ""
-        if fix.type != UInt32(FB_TYPE_PACKED_PIXELS) { problems += ", type \(fix.type) (not packed pixels)" }
-        if fix.visual != UInt32(FB_VISUAL_TRUECOLOR) { problems += ", visual \(fix.visual) (not truecolor)" }
+        if fix.type != UInt32(FB_TYPE_PACKED_PIXELS) { problems += filled(", type {} (not packed pixels)", String(fix.type)) }
+        if fix.visual != UInt32(FB_VISUAL_TRUECOLOR) { problems += filled(", visual {} (not truecolor)", String(fix.visual)) }
         if msbRight { problems += ", msb_right" }
         if let found, problems.isEmpty { return .success(found) }
         return .failure(UnsupportedPixelFormat(description:
-            "unsupported pixel format: " + described.description + problems + "; supported: " + supportedFormatNames()
-            + " (switch the mode to 16 or 32 bpp, e.g. fbset -depth 32, or framebuffer_depth=32 in a Raspberry Pi's config.txt)"))
+            filled("unsupported pixel format: {}{}; supported: {} (switch the mode to 16 or 32 bpp, e.g. fbset -depth 32, or framebuffer_depth=32 in a Raspberry Pi's config.txt)",
+                   described.description, problems, supportedFormatNames())))
     }
 }
 

@@ -65,13 +65,13 @@ struct ScreenKeys: Sendable {
 /// `KEY=VALUE: WHY`, the form of ScreenKeys' value errors, built in this one place rather than
 /// interpolated at each. `spec`: the display's spec as written.
 @inline(never) func valueError(_ spec: String, _ key: String, _ value: String, _ why: String) -> DisplaySpecError {
-    DisplaySpecError(spec: spec, message: key + "=" + value + ": " + why)
+    DisplaySpecError(spec: spec, message: filled("{}={}: {}", key, value, why))
 }
 
 /// `value` as a whole number in `range` (ScreenKeys' keys; one copy for all of them).
 @inline(never) func wholeNumber(_ spec: String, _ key: String, _ value: String, _ range: ClosedRange<Int>) throws(DisplaySpecError) -> Int {
     guard let n = Int(value), range.contains(n) else {
-        throw valueError(spec, key, value, "expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+        throw valueError(spec, key, value, filled("expected a whole number from {} to {}", String(range.lowerBound), String(range.upperBound)))
     }
     return n
 }

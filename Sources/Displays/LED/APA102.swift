@@ -84,7 +84,7 @@ public final class APA102Display: Display {
     public init(configuration c: Configuration, bus: any SPIBus, name: String? = nil) {
         self.configuration = c
         self.bus = bus
-        self.name = name ?? "\(c.variant.rawValue):\(bus.name)"
+        self.name = name ?? filled("{}:{}", c.variant.rawValue, bus.name)
         (canvasWidth, canvasHeight, map) = StripGeometry.resolve(c)
         gamma = LED8.gammaTable(c.gamma)
         order = (Int(c.order.channels.0), Int(c.order.channels.1), Int(c.order.channels.2))

@@ -116,7 +116,7 @@ extension LEDOptionReader {
     /// into `c`, in that order (so a spec with several bad values names the same one first).
     func stripSettings(into c: inout some StripConfiguration) {
         (c.width, c.height) = size("size", default: nil, in: 1...1024)
-        if c.width * c.height > 16384 { fail("'size' \(c.width)x\(c.height) has more than 16384 LEDs") }
+        if c.width * c.height > 16384 { fail(filled("'size' {}x{} has more than 16384 LEDs", String(c.width), String(c.height))) }
         c.layout = stripLayout()
         c.origin = stripOrigin()
         c.rotation = rotation()

@@ -21,7 +21,7 @@ final class LEDOptionReader {
         self.spec = spec
         self.accepted = accepted
         for option in spec.options where !accepted.contains(option.key) {
-            fail("unknown option '\(option.key)'; \(spec.type) accepts: \(accepted.joined(separator: ", "))")
+            fail(filled("unknown option '{}'; {} accepts: {}", option.key, spec.type, accepted.joined(separator: ", ")))
             break
         }
     }
@@ -39,7 +39,7 @@ final class LEDOptionReader {
     func int(_ key: String, default value: Int, in range: ClosedRange<Int>) -> Int {
         guard let text = spec[key] else { return value }
         guard let n = Int(text), range.contains(n) else {
-            fail("'\(key)' must be an integer in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+            fail(filled("'{}' must be an integer in {}...{}, got '{}'", key, String(range.lowerBound), String(range.upperBound), text))
             return value
         }
         return n
@@ -48,7 +48,7 @@ final class LEDOptionReader {
     func double(_ key: String, default value: Double, in range: ClosedRange<Double>) -> Double {
         guard let text = spec[key] else { return value }
         guard let n = Double(text), range.contains(n) else {
-            fail("'\(key)' must be a number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+            fail(filled("'{}' must be a number in {}...{}, got '{}'", key, range.lowerBound.decimalText, range.upperBound.decimalText, text))
             return value
         }
         return n
@@ -57,7 +57,7 @@ final class LEDOptionReader {
     func bool(_ key: String, default value: Bool) -> Bool {
         guard let text = spec[key] else { return value }
         guard let flag = parseYesNo(text) else {
-            fail("'\(key)' must be true or false (or yes/no, on/off, 1/0), got '\(text)'")
+            fail(filled("'{}' must be true or false (or yes/no, on/off, 1/0), got '{}'", key, text))
             return value
         }
         return flag
@@ -87,7 +87,7 @@ final class LEDOptionReader {
             index += 1
             start = end + 2
         }
-        fail("'\(key)' must be one of \(names), got '\(text)'")
+        fail(filled("'{}' must be one of {}, got '{}'", key, names, text))
         return nil
     }
 
@@ -95,10 +95,10 @@ final class LEDOptionReader {
     func size(_ key: String, default value: (Int, Int)?, in range: ClosedRange<Int>) -> (width: Int, height: Int) {
         if let text = spec[key] {
             if let (w, h) = parseDimensions(text), range.contains(w), range.contains(h) { return (w, h) }
-            fail("'\(key)' must be WIDTHxHEIGHT with sides in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+            fail(filled("'{}' must be WIDTHxHEIGHT with sides in {}...{}, got '{}'", key, String(range.lowerBound), String(range.upperBound), text))
         } else {
             if let value { return value }
-            fail("'\(key)' is required, e.g. \(key)=16x16")
+            fail(filled("'{}' is required, e.g. {}=16x16", key, key))
         }
         return (0, 0)
     }
@@ -162,7 +162,7 @@ extension LEDOptionReader {
             var badLine: String?
             func line(_ key: String) -> UInt32? {
                 guard let text = spec[key] else { return nil }
-                guard let n = UInt32(text), n < 1024 else { badLine = "'\(key)' must be a line offset on \(chip) (0, 1, ...), got '\(text)'"; return nil }
+                guard let n = UInt32(text), n < 1024 else { badLine = filled("'{}' must be a line offset on {} (0, 1, ...), got '{}'", key, chip, text); return nil }
                 return n
             }
             guard let clock = line("clock"), let data = line("data") else {
@@ -179,14 +179,14 @@ extension LEDOptionReader {
         }
         // The first of clock, data and latch given, without an array of the three built (for size).
         if let key = spec["clock"] != nil ? "clock" : spec["data"] != nil ? "data" : spec["latch"] != nil ? "latch" : nil {
-            return "'\(key)' needs gpiochip= (bit-banged SPI over GPIO)"
+            return filled("'{}' needs gpiochip= (bit-banged SPI over GPIO)", key)
         }
         let path = spec["spi"] ?? "/dev/spidev0.0"
-        guard path.hasPrefix("/") else { return "'spi' must be a device path such as /dev/spidev0.0, got '\(path)'" }
+        guard path.hasPrefix("/") else { return filled("'spi' must be a device path such as /dev/spidev0.0, got '{}'", path) }
         var speed = defaultSpeed
         if let text = spec["speed"] {
             guard let n = Int(text), (10_000...maximumSpeed).contains(n) else {
-                return "'speed' must be an integer in 10000...\(maximumSpeed), got '\(text)' (in Hz; \(spec.type)'s clock is at most \(maximumSpeed / 1_000_000) MHz)"
+                return filled("'speed' must be an integer in 10000...{}, got '{}' (in Hz; {}'s clock is at most {} MHz)", String(maximumSpeed), text, spec.type, String(maximumSpeed / 1_000_000))
             }
             speed = UInt32(n)
         }
@@ -226,13 +226,13 @@ extension LEDOptionReader {
             case .spi(let path, let speed):
                 if dryRun {
                     // As long a message as the real device would take, so a dry run finds frames too big for bufsiz.
-                    return SPICapture(name: "dry-run \(path)", maximumMessageLength: SPIDevice.readBufsiz(), recording: .last(64))
+                    return SPICapture(name: filled("dry-run {}", path), maximumMessageLength: SPIDevice.readBufsiz(), recording: .last(64))
                 }
                 return try SPIDevice(path: path, mode: 0, speedHz: speed)
             case .gpio(let chip, let clock, let data, let latch):
                 // One bus made over either kind of lines (for size).
                 let lines: any GPIOOutputLines = dryRun
-                    ? GPIOCapture(name: "dry-run \(chip)", lineNames: BitBangSPI.lineNames(hasLatch: latch != nil),
+                    ? GPIOCapture(name: filled("dry-run {}", chip), lineNames: BitBangSPI.lineNames(hasLatch: latch != nil),
                                   initial: BitBangSPI.idleState(hasLatch: latch != nil), recording: .last(1 << 16))
                     : try BitBangSPI.requestLines(chip: chip, clock: clock, data: data, latch: latch)
                 return BitBangSPI(lines: lines, hasLatch: latch != nil)

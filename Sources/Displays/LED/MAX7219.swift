@@ -79,7 +79,7 @@ public final class MAX7219Display: Display {
         c.modules = options.int("modules", default: 4, in: 1...256)
         c.rows = options.int("rows", default: 1, in: 1...256)
         if c.modules % c.rows != 0 {
-            options.fail("'rows' must divide 'modules' evenly (\(c.modules) modules cannot make \(c.rows) equal rows)")
+            options.fail(filled("'rows' must divide 'modules' evenly ({} modules cannot make {} equal rows)", String(c.modules), String(c.rows)))
         }
         c.blockOrientation = options.choice("block_orientation", default: 0, names: "0, 90, -90, 270, 180", [0, 90, -90, -90, 180])
         c.reverseOrder = options.bool("reverse_order", default: false)
@@ -125,7 +125,7 @@ public final class MAX7219Display: Display {
         self.configuration = c
         self.bus = bus
         self.modules = c.modules
-        self.name = name ?? "max7219:\(bus.name)"
+        self.name = name ?? filled("max7219:{}", bus.name)
         let columns = c.modules / c.rows
         let transform = MatrixTransform(physicalWidth: columns * 8, physicalHeight: c.rows * 8, rotation: c.rotation, flip: c.flip)
         canvasWidth = transform.canvasWidth
@@ -149,7 +149,7 @@ public final class MAX7219Display: Display {
                 let p = transform.canvasPoint(x: bx + u, y: by + v)
                 return p.y * transform.canvasWidth + p.x
             }
-            guard let b = ModuleBlock(width: transform.canvasWidth, index) else { preconditionFailure("module \(m) is not an 8x8 block of the canvas") }
+            guard let b = ModuleBlock(width: transform.canvasWidth, index) else { preconditionFailure(filled("module {} is not an 8x8 block of the canvas", String(m))) }
             blocks.append(b)
             if c.mono == .dither {
                 for digit in 0..<8 {

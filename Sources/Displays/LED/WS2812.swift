@@ -68,7 +68,7 @@ public final class WS2812Display: Display {
     /// The spec's options read and checked, nothing opened (`open`, and `LEDDisplays.checkOptions`).
     static func readOptions(_ spec: DisplaySpec) throws(DisplaySpecError) -> (Configuration, LEDOptionReader, LEDTransportChoice) {
         if spec["gpiochip"] != nil {
-            throw DisplaySpecError(spec: spec.description, message: "\(spec.type) cannot be bit-banged over GPIO (its 800 kHz timing needs the SPI hardware); use spi=/dev/spidevB.C")
+            throw DisplaySpecError(spec: spec.description, message: filled("{} cannot be bit-banged over GPIO (its 800 kHz timing needs the SPI hardware); use spi=/dev/spidevB.C", spec.type))
         }
         let options = LEDOptionReader(spec, accepted: acceptedKeys)
         var c = Configuration()
@@ -94,7 +94,7 @@ public final class WS2812Display: Display {
         precondition(c.encoding == 3 || c.encoding == 8)
         self.configuration = c
         self.bus = bus
-        self.name = name ?? "ws2812:\(bus.name)"
+        self.name = name ?? filled("ws2812:{}", bus.name)
         (canvasWidth, canvasHeight, map) = StripGeometry.resolve(c)
         let gamma = LED8.gammaTable(c.gamma)
         let scale = UInt8(LED8.level(percent: c.brightness, maximum: 255))

@@ -64,7 +64,7 @@ public final class WirePreview: SPIBus {
     static func pathProblem(_ path: String) -> String? {
         let lower = path.asciiLowercased()
         if lower.hasSuffix(".png") || lower.hasSuffix(".ppm") { return nil }
-        return "dry-run= takes true, false, or a file ending in .png or .ppm, got '\(path)'"
+        return filled("dry-run= takes true, false, or a file ending in .png or .ppm, got '{}'", path)
     }
 
     /// Fails when `path` names no PNG or PPM file or cannot be written (the first, dark picture
@@ -72,7 +72,7 @@ public final class WirePreview: SPIBus {
     public init(path: String, format: WireFormat, maximumMessageLength: Int = 1 << 20) throws(DisplaySpecError) {
         self.path = path
         self.format = format
-        self.name = "dry-run \(path)"
+        self.name = filled("dry-run {}", path)
         self.maximumMessageLength = maximumMessageLength
         // The one error thrown at the end, for either problem (for size).
         var problem = Self.pathProblem(path)
@@ -82,7 +82,7 @@ public final class WirePreview: SPIBus {
         if case .max7219(let modules, _, _, _) = format { registers = [UInt8](repeating: 0, count: modules * 8) } else { registers = [] }
         running = [Bool](repeating: false, count: registers.count / 8)
         if problem == nil {
-            do { try write() } catch { problem = "cannot write the dry-run picture: \(error.description)" }
+            do { try write() } catch { problem = filled("cannot write the dry-run picture: {}", error.description) }
         }
         if let problem { throw DisplaySpecError(spec: path, message: problem) }
     }
@@ -234,7 +234,7 @@ public final class WirePreview: SPIBus {
         let temporary = path + ".tmp"
         if isPNG { try PNG.write(image, to: temporary) } else { try PPM.write(image, to: temporary) }
         if rename(temporary, path) != 0 {
-            throw ImageCodecError(.write, path: path, reason: "could not rename \(temporary) over it")
+            throw ImageCodecError(.write, path: path, reason: filled("could not rename {} over it", temporary))
         }
         dirty = false
     }
