@@ -82,7 +82,7 @@ public enum ArgumentSyntax {
             switch option.kind {
             case .flag:
                 if let attached {
-                    failure = UsageError(message: "The option '--\(name)' does not take any value, but '\(attached)' was specified.")
+                    failure = UsageError(message: filled("The option '--{}' does not take any value, but '{}' was specified.", name, attached))
                     break words
                 }
                 parsed.flags.append(option.name)
@@ -94,7 +94,7 @@ public enum ArgumentSyntax {
                 }
                 // `--name=` has no value; `--name ''` has an empty one.
                 guard let value, !(attached?.isEmpty ?? false) else {
-                    failure = UsageError(message: "Missing value for '\(option.label)'", option: option)
+                    failure = UsageError(message: filled("Missing value for '{}'", option.label), option: option)
                     break words
                 }
                 parsed.values.append((option.name, value))
@@ -143,8 +143,8 @@ public enum ArgumentSyntax {
             let distance = editDistance(name, unknown)
             if distance < 4, best == nil || distance < best!.distance { best = (name, distance) }
         }
-        if let best { return UsageError(message: "Unknown option '\(unknown)'. Did you mean '\(best.name)'?") }
-        return UsageError(message: "Unknown option '\(unknown)'")
+        if let best { return UsageError(message: filled("Unknown option '{}'. Did you mean '{}'?", unknown, best.name)) }
+        return UsageError(message: filled("Unknown option '{}'", unknown))
     }
 
     /// The error for what was left over: the first unknown option, else the first extra
@@ -152,7 +152,7 @@ public enum ArgumentSyntax {
     public static func leftovers(_ parsed: ParsedArguments, options: [OptionSpec], expected: Int = 0) -> UsageError? {
         if let error = unknownOption(parsed, options: options) { return error }
         if parsed.positionals.count > expected {
-            return UsageError(message: "Unexpected argument '\(parsed.positionals[expected])'")
+            return UsageError(message: filled("Unexpected argument '{}'", parsed.positionals[expected]))
         }
         return nil
     }
@@ -162,7 +162,7 @@ public enum ArgumentSyntax {
         var result: T?
         for value in parsed.all(option.name) {
             guard let converted = convert(value) else {
-                throw UsageError(message: "The value '\(value)' is invalid for '\(option.label)'", option: option)
+                throw UsageError(message: filled("The value '{}' is invalid for '{}'", value, option.label), option: option)
             }
             result = converted
         }

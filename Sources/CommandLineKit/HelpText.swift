@@ -24,8 +24,8 @@ public struct HelpPage: Sendable {
 
     /// The page at `width` columns, ending with one newline.
     public func render(width: Int) -> String {
-        var text = HelpText.wrap("OVERVIEW: " + abstract + (discussion.isEmpty ? "" : "\n\n" + discussion), to: width) + "\n\n"
-        text += "USAGE: " + usage + "\n\n"
+        var text = HelpText.wrap(filled("OVERVIEW: {}{}", abstract, discussion.isEmpty ? "" : "\n\n" + discussion), to: width) + "\n\n"
+        text += filled("USAGE: {}\n\n", usage)
         if !arguments.isEmpty {
             text += "ARGUMENTS:\n"
             for argument in arguments { text += HelpText.row(argument.label, argument.help, width: width) }
@@ -38,7 +38,7 @@ public struct HelpPage: Sendable {
         if !subcommands.isEmpty {
             text += "\nSUBCOMMANDS:\n"
             for command in subcommands { text += HelpText.row(command.name, command.abstract, width: width) }
-            text += "\n" + subcommandsFooter + "\n"
+            text += filled("\n{}\n", subcommandsFooter)
         }
         return text
     }
@@ -134,9 +134,9 @@ public enum HelpText {
 /// at fault, the usage line and where to get help. Exits `ExitCode.usage`. The message repeats
 /// the words at fault, as given: their control characters are written out (`TerminalText`).
 public func exitWithUsageError(_ error: UsageError, usage: String, helpCommand: String) -> Never {
-    var text = "Error: " + TerminalText.escaped(error.message) + "\n"
-    if let option = error.option { text += "Help:  " + option.label + "  " + option.help + "\n" }
-    text += "Usage: " + usage + "\n  See '" + helpCommand + "' for more information.\n"
+    var text = filled("Error: {}\n", TerminalText.escaped(error.message))
+    if let option = error.option { text += filled("Help:  {}  {}\n", option.label, option.help) }
+    text += filled("Usage: {}\n  See '{}' for more information.\n", usage, helpCommand)
     printError(text)
     exit(ExitCode.usage)
 }

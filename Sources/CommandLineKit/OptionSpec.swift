@@ -26,12 +26,12 @@ public struct OptionSpec: Sendable {
     public var label: String {
         switch kind {
         case .flag: return "--" + name
-        case .value: return "--" + name + " <" + (valueName ?? name) + ">"
+        case .value: return filled("--{} <{}>", name, valueName ?? name)
         }
     }
 
     /// `-o, --output <FILE>`: how the help lists it.
-    public var helpLabel: String { (short.map { "-" + $0 + ", " } ?? "") + label }
+    public var helpLabel: String { (short.map { filled("-{}, ", $0) } ?? "") + label }
 }
 
 /// A positional argument, as the help's ARGUMENTS section lists it.

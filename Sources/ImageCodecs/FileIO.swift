@@ -24,7 +24,7 @@ public enum FileIO {
     }
 
     static func systemReason(_ code: Int32) -> String {
-        guard let s = loaderd_strerror(code) else { return "error \(code)" }
+        guard let s = loaderd_strerror(code) else { return filled("error {}", String(code)) }
         return String(cString: s)
     }
 
@@ -48,7 +48,7 @@ public enum FileIO {
             throw ImageCodecError(.read, path: path, reason: systemReason(error.rawValue))
         }
         guard let bytes else {
-            throw ImageCodecError(.read, path: path, reason: "the file is larger than " + (maxBytes % (1 << 20) == 0 ? "\(maxBytes >> 20) MiB" : "\(maxBytes) bytes"))
+            throw ImageCodecError(.read, path: path, reason: "the file is larger than " + (maxBytes % (1 << 20) == 0 ? filled("{} MiB", String(maxBytes >> 20)) : filled("{} bytes", String(maxBytes))))
         }
         return bytes
     }

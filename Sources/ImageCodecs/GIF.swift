@@ -128,7 +128,7 @@ public enum GIF {
             var gcb = GraphicsControlBlock(DisposalMode: DISPOSAL_UNSPECIFIED, UserInputFlag: false, DelayTime: 0,
                                            TransparentColor: NO_TRANSPARENT_COLOR)
             _ = DGifSavedExtensionToGCB(gif, Int32(i), &gcb)
-            guard let map = desc.ColorMap ?? gif.pointee.SColorMap else { return fail("frame \(i) has no colour map") }
+            guard let map = desc.ColorMap ?? gif.pointee.SColorMap else { return fail(filled("frame {} has no colour map", String(i))) }
             let before = gcb.DisposalMode == DISPOSE_PREVIOUS ? screen : nil
             let left = Int(desc.Left), top = Int(desc.Top), w = Int(desc.Width), h = Int(desc.Height)
             if let raster = image.RasterBits, w > 0, h > 0 {
@@ -161,7 +161,7 @@ public enum GIF {
 
     static func reason(_ code: Int32) -> String {
         if let text = GifErrorString(code) { return "giflib: " + String(cString: text) }
-        return "giflib error \(code)"
+        return filled("giflib error {}", String(code))
     }
 
     private final class ByteSource {

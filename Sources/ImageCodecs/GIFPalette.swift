@@ -32,7 +32,7 @@ struct GIFExactPalette {
 
     /// The palette of exactly these colours (0xRRGGBB, at most 256, each once).
     init(colors: [UInt32]) {
-        precondition(colors.count <= 256, "a GIF palette holds at most 256 colours, got \(colors.count)")
+        precondition(colors.count <= 256, filled("a GIF palette holds at most 256 colours, got {}", String(colors.count)))
         for (i, c) in colors.enumerated() { index[c] = UInt8(i) }
         self.colors = colors
     }

@@ -64,7 +64,7 @@ public final class GIFWriter {
         let image = frame.image
         if count == 0 {
             guard image.width <= 0xFFFF, image.height <= 0xFFFF else {
-                throw fail("image size \(image.width)x\(image.height) exceeds 65535x65535")
+                throw fail(filled("image size {}x{} exceeds 65535x65535", String(image.width), String(image.height)))
             }
             size = (image.width, image.height)
             switch choice {
@@ -73,7 +73,7 @@ public final class GIFWriter {
             }
             try begin()
         } else if image.width != size.width || image.height != size.height {
-            throw fail("frame \(count) is \(image.width)x\(image.height), frame 0 is \(size.width)x\(size.height)")
+            throw fail(filled("frame {} is {}, frame 0 is {}", String(count), filled("{}x{}", String(image.width), String(image.height)), filled("{}x{}", String(size.width), String(size.height))))
         }
         var indices: [UInt8]
         var local: [UInt32]? = nil

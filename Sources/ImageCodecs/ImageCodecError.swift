@@ -32,14 +32,14 @@ public struct ImageCodecError: Error, Sendable, Hashable, CustomStringConvertibl
     public var description: String {
         switch (operation, path) {
         case (.chooseFormat, let path?):
-            return "cannot choose an image format for \(path): \(reason)"
+            return filled("cannot choose an image format for {}: {}", path, reason)
         case (.chooseFormat, nil):
-            return "cannot choose an image format: \(reason)"
+            return filled("cannot choose an image format: {}", reason)
         case (_, let path?):
-            return "cannot \(operation.rawValue) \(path): \(reason)"
+            return filled("cannot {} {}: {}", operation.rawValue, path, reason)
         case (_, nil):
-            let what = format.map { "\($0.name) data" } ?? "image data"
-            return "cannot \(operation.rawValue) \(what): \(reason)"
+            let what = format.map { filled("{} data", $0.name) } ?? "image data"
+            return filled("cannot {} {}: {}", operation.rawValue, what, reason)
         }
     }
 
@@ -74,14 +74,14 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
     public init(path: String, expected: [ImageFormat] = ImageFormat.allCases) throws(ImageCodecError) {
         let file = path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)
         let names = expected.map { "." + $0.rawValue }
-        let accepted = names.count == 2 ? names[0] + " or " + names[1] : "one of " + names.joined(separator: ", ")
+        let accepted = names.count == 2 ? filled("{} or {}", names[0], names[1]) : "one of " + names.joined(separator: ", ")
         guard let dot = file.lastIndex(of: "."), dot != file.startIndex else {
-            throw ImageCodecError(.chooseFormat, path: path, reason: "no file extension (expected \(accepted))")
+            throw ImageCodecError(.chooseFormat, path: path, reason: filled("no file extension (expected {})", accepted))
         }
         let ext = file[file.utf8.index(after: dot)...]  // bytes: no Character walk, for size
         guard let format = ImageFormat(rawValue: ext.asciiLowercased()) else {
             throw ImageCodecError(.chooseFormat, path: path,
-                                  reason: "unknown extension '.\(ext)' (expected \(accepted))")
+                                  reason: filled("unknown extension '.{}' (expected {})", String(ext), accepted))
         }
         self = format
     }

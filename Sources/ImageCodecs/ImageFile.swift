@@ -35,7 +35,7 @@ public enum ImageFile {
             if bytes.count >= 2 && bytes[0] == UInt8(ascii: "P") && bytes[1] == UInt8(ascii: "6") {
                 let image = try PPM.decode(bytes)
                 guard image.width * image.height <= maxPixels else {
-                    throw ImageCodecError(.decode, format: .ppm, reason: "\(image.width)x\(image.height) is more than \(maxPixels) pixels")
+                    throw ImageCodecError(.decode, format: .ppm, reason: filled("{}x{} is more than {} pixels", String(image.width), String(image.height), String(maxPixels)))
                 }
                 return image
             }

@@ -80,7 +80,7 @@ public enum PNG {
         let width = Int(png.width), height = Int(png.height)
         let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
         if overflow || pixelCount > maxPixels {
-            throw ImageCodecError(.decode, format: .png, reason: "the image is \(width)x\(height) pixels, more than the \(maxPixels) accepted")
+            throw ImageCodecError(.decode, format: .png, reason: filled("the image is {}x{} pixels, more than the {} accepted", String(width), String(height), String(maxPixels)))
         }
         let count = try RGBImage.checkedByteCount(width: width, height: height, format: .png)
         png.format = png_uint_32(PNG_FORMAT_RGB)

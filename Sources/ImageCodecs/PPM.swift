@@ -33,27 +33,27 @@ public enum PPM {
             while i < bytes.count, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") {
                 value = value * 10 + Int(bytes[i] - UInt8(ascii: "0"))
                 digits += 1
-                guard value <= 1 << 24 else { throw fail("\(field) too large") }
+                guard value <= 1 << 24 else { throw fail(filled("{} too large", field)) }
                 i += 1
             }
-            guard digits > 0 else { throw fail(i < bytes.count ? "invalid \(field)" : "truncated header (missing \(field))") }
+            guard digits > 0 else { throw fail(i < bytes.count ? filled("invalid {}", field) : filled("truncated header (missing {})", field)) }
             return value
         }
         let width = try number("width")
         let height = try number("height")
         let maxval = try number("maxval")
         guard maxval >= 1 else { throw fail("invalid maxval 0") }
-        guard maxval <= 255 else { throw fail("16-bit PPM (maxval \(maxval)) is not supported") }
+        guard maxval <= 255 else { throw fail(filled("16-bit PPM (maxval {}) is not supported", String(maxval))) }
         guard i < bytes.count, isSpace(bytes[i]) else { throw fail("truncated header (no whitespace after maxval)") }
         i += 1
         let count = try RGBImage.checkedByteCount(width: width, height: height, format: .ppm)
         guard bytes.count - i >= count else {
-            throw fail("truncated pixel data (expected \(count) bytes, found \(bytes.count - i))")
+            throw fail(filled("truncated pixel data (expected {} bytes, found {})", String(count), String(bytes.count - i)))
         }
         var pixels = Array(bytes[i ..< i + count])
         if maxval != 255 {
             for k in pixels.indices {
-                guard Int(pixels[k]) <= maxval else { throw fail("sample \(pixels[k]) exceeds maxval \(maxval)") }
+                guard Int(pixels[k]) <= maxval else { throw fail(filled("sample {} exceeds maxval {}", String(pixels[k]), String(maxval))) }
                 pixels[k] = UInt8((Int(pixels[k]) * 255 + maxval / 2) / maxval)
             }
         }

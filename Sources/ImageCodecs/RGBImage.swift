@@ -14,8 +14,8 @@ public struct RGBImage: Sendable, Hashable {
 
     /// An image from packed RGB bytes; `bytes.count` must be `width × height × 3`.
     public init(width: Int, height: Int, bytes: [UInt8]) {
-        precondition(width > 0 && height > 0, "image size \(width)x\(height) must be positive")
-        precondition(bytes.count == width * height * 3, "expected \(width * height * 3) RGB bytes, got \(bytes.count)")
+        precondition(width > 0 && height > 0, filled("image size {}x{} must be positive", String(width), String(height)))
+        precondition(bytes.count == width * height * 3, filled("expected {} RGB bytes, got {}", String(width * height * 3), String(bytes.count)))
         self.width = width
         self.height = height
         self.bytes = bytes
@@ -23,7 +23,7 @@ public struct RGBImage: Sendable, Hashable {
 
     /// An image filled with `color` (its alpha is ignored).
     public init(width: Int, height: Int, fill color: Color) {
-        precondition(width > 0 && height > 0, "image size \(width)x\(height) must be positive")
+        precondition(width > 0 && height > 0, filled("image size {}x{} must be positive", String(width), String(height)))
         var bytes = [UInt8](repeating: 0, count: width * height * 3)
         var i = 0
         while i < bytes.count {
@@ -49,7 +49,7 @@ public struct RGBImage: Sendable, Hashable {
     /// `bytes`, which must hold `canvas.width × canvas.height × 3`. The image display calls this
     /// every frame with a buffer it keeps, so both share one conversion.
     public static func composite(_ canvas: Canvas, over background: Color, into bytes: inout [UInt8]) {
-        precondition(bytes.count == canvas.pixels.count * 3, "expected \(canvas.pixels.count * 3) RGB bytes, got \(bytes.count)")
+        precondition(bytes.count == canvas.pixels.count * 3, filled("expected {} RGB bytes, got {}", String(canvas.pixels.count * 3), String(bytes.count)))
         bytes.withUnsafeMutableBufferPointer { out in
             canvas.pixels.withUnsafeBufferPointer { pixels in
                 var o = 0
@@ -74,12 +74,12 @@ public struct RGBImage: Sendable, Hashable {
     /// The pixel at (x, y), opaque.
     @inlinable public subscript(x: Int, y: Int) -> Color {
         get {
-            precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside \(width)x\(height)")
+            precondition(x >= 0 && x < width && y >= 0 && y < height, filled("pixel ({}, {}) outside {}x{}", String(x), String(y), String(width), String(height)))
             let i = (y * width + x) * 3
             return Color(r: bytes[i], g: bytes[i + 1], b: bytes[i + 2])
         }
         set {
-            precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside \(width)x\(height)")
+            precondition(x >= 0 && x < width && y >= 0 && y < height, filled("pixel ({}, {}) outside {}x{}", String(x), String(y), String(width), String(height)))
             let i = (y * width + x) * 3
             bytes[i] = newValue.r; bytes[i + 1] = newValue.g; bytes[i + 2] = newValue.b
         }
@@ -88,12 +88,12 @@ public struct RGBImage: Sendable, Hashable {
     /// Checks a size read from a file header before anything is allocated for it.
     static func checkedByteCount(width: Int, height: Int, format: ImageFormat) throws(ImageCodecError) -> Int {
         guard width > 0, height > 0 else {
-            throw ImageCodecError(.decode, format: format, reason: "invalid image size \(width)x\(height)")
+            throw ImageCodecError(.decode, format: format, reason: filled("invalid image size {}x{}", String(width), String(height)))
         }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, pixels <= maximumPixelCount else {
             throw ImageCodecError(.decode, format: format,
-                                  reason: "image size \(width)x\(height) exceeds \(maximumPixelCount) pixels")
+                                  reason: filled("image size {}x{} exceeds {} pixels", String(width), String(height), String(maximumPixelCount)))
         }
         return pixels * 3
     }

@@ -14,7 +14,7 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
 
     /// strerror's text, e.g. "No such file or directory".
     public var description: String {
-        guard let text = loaderd_strerror(rawValue) else { return "error \(rawValue)" }
+        guard let text = loaderd_strerror(rawValue) else { return filled("error {}", String(rawValue)) }
         return String(cString: text)
     }
 

@@ -74,7 +74,7 @@ public struct InvalidArgumentEncoding: Error, Sendable {
                 for byte in bytes[at..<(at + length)] { text += hex(byte) }
                 at += length
             case .emptyInput:
-                return "argument \(position) ('\(text)') is not valid UTF-8 (the bytes shown as \\xHH); arguments must be UTF-8 text"
+                return filled("argument {} ('{}') is not valid UTF-8 (the bytes shown as \\xHH); arguments must be UTF-8 text", String(position), text)
             }
         }
     }

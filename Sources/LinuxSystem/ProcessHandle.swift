@@ -43,7 +43,7 @@ public struct ProcessHandle: ~Copyable {
 
     /// The same for any process id.
     public static func name(of pid: Int32) -> String? {
-        let fd = loaderd_open("/proc/\(pid)/comm", O_RDONLY | O_CLOEXEC, 0)
+        let fd = loaderd_open(filled("/proc/{}/comm", String(pid)), O_RDONLY | O_CLOEXEC, 0)
         guard fd >= 0 else { return nil }
         defer { _ = CLinux.close(fd) }
         var bytes = [UInt8](repeating: 0, count: 32)

@@ -9,9 +9,9 @@ public enum RegularFile {
     /// nil when `fd` is a regular file; otherwise what it is, for an error message.
     public static func refusal(_ fd: Int32) -> String? {
         var st = stat()
-        guard fstat(fd, &st) == 0 else { return "cannot inspect it: \(Errno.current)" }
+        guard fstat(fd, &st) == 0 else { return filled("cannot inspect it: {}", Errno.current.description) }
         if loaderd_s_isreg(st.st_mode) != 0 { return nil }
-        return "it is \(kind(st.st_mode)), not a regular file; remove it or choose another path"
+        return filled("it is {}, not a regular file; remove it or choose another path", kind(st.st_mode))
     }
 
     /// "a FIFO", "a directory", ... for messages.

@@ -1,4 +1,5 @@
 import CLinux
+import CompactText
 
 /// Follows PID 1 into the real root. A process started in the initramfs keeps the initramfs as
 /// its root when PID 1 switches to the real one (initramfs-tools' run-init and systemd's
@@ -52,11 +53,11 @@ public final class RootFollower {
     private static func look() -> Look {
         guard loaderd_root_is_in_memory() != 0 else { return .onDisk }
         let proc = loaderd_open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
-        guard proc >= 0 else { return .blocked("/proc: \(Errno.current)") }
+        guard proc >= 0 else { return .blocked(filled("/proc: {}", Errno.current.description)) }
         guard let pid1 = identity(proc, "1/root") else {
             let error = Errno.current
             _ = CLinux.close(proc)
-            return .blocked("/proc/1/root: \(error) (looking at PID 1's root needs root with PID 1's capabilities, or CAP_SYS_PTRACE)")
+            return .blocked(filled("/proc/1/root: {} (looking at PID 1's root needs root with PID 1's capabilities, or CAP_SYS_PTRACE)", error.description))
         }
         guard let own = identity(-1, "/"), pid1.device == own.device && pid1.inode == own.inode else {
             _ = CLinux.close(proc)

@@ -12,5 +12,5 @@ public enum StandardErrorPriority {
     public static let prefixed: Bool = isatty(2) == 0
 
     /// `<N>` for syslog priority `priority` (0 emergency ... 7 debug), or "" on a terminal.
-    public static func prefix(_ priority: Int) -> String { prefixed ? "<\(priority)>" : "" }
+    public static func prefix(_ priority: Int) -> String { prefixed ? filled("<{}>", String(priority)) : "" }
 }

@@ -58,7 +58,7 @@ public struct Canvas: Sendable {
 
     public init(width: Int, height: Int) {
         precondition((1...Canvas.maximumSide).contains(width) && (1...Canvas.maximumSide).contains(height),
-                     "canvas size \(width)x\(height) outside 1...\(Canvas.maximumSide)")
+                     filled("canvas size {}x{} outside 1...{}", String(width), String(height), String(Canvas.maximumSide)))
         self.width = width
         self.height = height
         self.storage = [Pixel](transparentCount: width * height)

@@ -61,9 +61,7 @@ public struct Color: Sendable, Hashable {
 public struct ColorParseError: Error, Sendable, CustomStringConvertible {
     public let input: String
     public var description: String {
-        "invalid colour '\(input)': expected #RRGGBB, #RRGGBBAA, or one of "
-            + Color.named.map { $0.name }.joined(separator: ", ")
-            + " (optionally followed by @OPACITY, e.g. gray@0.5)"
+        filled("invalid colour '{}': expected #RRGGBB, #RRGGBBAA, or one of {} (optionally followed by @OPACITY, e.g. gray@0.5)", input, Color.named.map { $0.name }.joined(separator: ", "))
     }
 }
 
@@ -104,7 +102,7 @@ extension Color {
     /// `#RRGGBB` or, when not opaque, `#RRGGBBAA`.
     public var hexString: String {
         func hex(_ v: UInt8) -> String { let s = String(v, radix: 16, uppercase: true); return s.utf8.count == 1 ? "0" + s : s }
-        return "#" + hex(r) + hex(g) + hex(b) + (a == 255 ? "" : hex(a))
+        return filled("#{}{}{}{}", hex(r), hex(g), hex(b), a == 255 ? "" : hex(a))
     }
 }
 

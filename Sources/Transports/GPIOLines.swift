@@ -37,11 +37,11 @@ public final class GPIOChipLines: GPIOOutputLines {
         var values: [Int32] = []
         var duplicate: String?
         for i in offsets.indices {
-            name += " \(lineNames[i])=\(offsets[i])"
+            name += filled(" {}={}", lineNames[i], String(offsets[i]))
             values.append(Int32(truncatingIfNeeded: (initial >> UInt64(i)) & 1))
             if duplicate == nil {
                 for j in 0..<i where offsets[j] == offsets[i] {
-                    duplicate = "\(lineNames[j]) and \(lineNames[i]) are both line \(offsets[i]); give each its own line"
+                    duplicate = filled("{} and {} are both line {}; give each its own line", lineNames[j], lineNames[i], String(offsets[i]))
                     break
                 }
             }
@@ -81,7 +81,7 @@ public final class GPIOChipLines: GPIOOutputLines {
         }
         if result != 0 {
             let errno = Errno.current
-            throw TransportError(device: name, message: "setting line values failed: \(errno)", errno: errno)
+            throw TransportError(device: name, message: filled("setting line values failed: {}", errno.description), errno: errno)
         }
     }
 
@@ -102,7 +102,7 @@ public final class GPIOChipLines: GPIOOutputLines {
             withUnsafeBytes(of: &field) { String(cString: $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
         }
         let chipName = text(&f.chip_name), label = text(&f.chip_label)
-        let described = chipName.isEmpty ? chip : chipName + (label.isEmpty ? "" : " [\(label)]")
+        let described = chipName.isEmpty ? chip : chipName + (label.isEmpty ? "" : filled(" [{}]", label))
         let role = offsets.firstIndex(of: f.offset).map { lineNames[$0] + " " } ?? ""
         let message: String
         switch Int(f.step) {
@@ -112,28 +112,28 @@ public final class GPIOChipLines: GPIOOutputLines {
                 let present = listDevices(prefix: "gpiochip")
                 let here = present.isEmpty
                     ? "no GPIO chips on this machine"
-                    : "chips here: " + present.joined(separator: ", ") + " (gpiodetect lists their labels)"
-                message = "no such GPIO chip '\(chip)' (by path, name, number or label): \(here)"
+                    : filled("chips here: {} (gpiodetect lists their labels)", present.joined(separator: ", "))
+                message = filled("no such GPIO chip '{}' (by path, name, number or label): {}", chip, here)
             case .permissionDenied, .notPermitted:
                 message = "permission denied opening the GPIO chip: add the user to the 'gpio' group (usermod -aG gpio USER, then log in again) or run loaderd as root"
             default:
-                message = "cannot open the GPIO chip: \(errno)"
+                message = filled("cannot open the GPIO chip: {}", errno.description)
             }
         case Int(LOADERD_GPIO_STEP_GET_LINE.rawValue):
-            message = "no \(role)line \(f.offset) on \(described): it has \(f.num_lines) lines (0...\(Int(f.num_lines) - 1))"
+            message = filled("no {}line {} on {}: {}", role, String(f.offset), described, filled("it has {} lines (0...{})", String(f.num_lines), String(Int(f.num_lines) - 1)))
         case Int(LOADERD_GPIO_STEP_REQUEST.rawValue):
             switch errno {
             case .resourceBusy:
                 let consumer = text(&f.consumer)
-                let holder = consumer.isEmpty ? "another consumer (unnamed, possibly the kernel)" : "'\(consumer)'"
-                message = "\(role)line \(f.offset) on \(described) is busy: held by \(holder); stop it or pick another line (gpioinfo shows who holds what)"
+                let holder = consumer.isEmpty ? "another consumer (unnamed, possibly the kernel)" : filled("'{}'", consumer)
+                message = filled("{}line {} on {} is busy: held by {}; stop it or pick another line (gpioinfo shows who holds what)", role, String(f.offset), described, holder)
             case .permissionDenied, .notPermitted:
                 message = "permission denied requesting lines: add the user to the 'gpio' group or run loaderd as root"
             default:
-                message = "cannot request lines \(offsets.map(String.init).joined(separator: ",")) on \(described): \(errno)"
+                message = filled("cannot request lines {} on {}: {}", offsets.map(String.init).joined(separator: ","), described, errno.description)
             }
         default:
-            message = "cannot request \(offsets.count) lines: \(errno)"
+            message = filled("cannot request {} lines: {}", String(offsets.count), errno.description)
         }
         return TransportError(device: chip, message: message, errno: errno)
     }

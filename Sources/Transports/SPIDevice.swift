@@ -56,10 +56,10 @@ public final class SPIDevice: SPIBus {
             switch step {
             case 0:
                 message = error == .inappropriateIOCTLForDevice || error == .invalidArgument
-                    ? "not an spidev device (SPI_IOC_WR_MODE refused: \(error)); use a /dev/spidevB.C node"
-                    : "cannot set SPI mode \(mode): \(error)"
-            case 1: message = "cannot set 8 bits per word: \(error)"
-            default: message = "cannot set the SPI clock to \(speedHz) Hz: \(error) (try a lower speed=)"
+                    ? filled("not an spidev device (SPI_IOC_WR_MODE refused: {}); use a /dev/spidevB.C node", error.description)
+                    : filled("cannot set SPI mode {}: {}", String(mode), error.description)
+            case 1: message = filled("cannot set 8 bits per word: {}", error.description)
+            default: message = filled("cannot set the SPI clock to {} Hz: {} (try a lower speed=)", String(speedHz), error.description)
             }
             throw TransportError(device: path, message: message, errno: error)
         }
@@ -90,7 +90,7 @@ public final class SPIDevice: SPIBus {
             if errno == .messageTooLong {
                 throw SPIDevice.messageTooLong(device: name, length: message.count, bufsiz: maximumMessageLength)
             }
-            throw TransportError(device: name, message: "SPI transfer of \(message.count) bytes failed: \(errno)", errno: errno)
+            throw TransportError(device: name, message: filled("SPI transfer of {} bytes failed: {}", String(message.count), errno.description), errno: errno)
         }
     }
 
@@ -113,7 +113,7 @@ public final class SPIDevice: SPIBus {
     /// The error for a frame longer than spidev's per-message limit, with the fix.
     public static func messageTooLong(device: String, length: Int, bufsiz: Int) -> TransportError {
         TransportError(device: device,
-                       message: "frame is \(length) bytes, spidev bufsiz is \(bufsiz): add spidev.bufsiz=65536 to the kernel command line (/boot/firmware/cmdline.txt) and reboot",
+                       message: filled("frame is {} bytes, spidev bufsiz is {}: add spidev.bufsiz=65536 to the kernel command line (/boot/firmware/cmdline.txt) and reboot", String(length), String(bufsiz)),
                        errno: .messageTooLong)
     }
 
@@ -126,14 +126,14 @@ public final class SPIDevice: SPIBus {
         switch errno {
         case .noSuchFileOrDirectory:
             let present = listDevices(prefix: "spidev")
-            let here = present.isEmpty ? "" : " (SPI devices here: " + present.map { "/dev/" + $0 }.joined(separator: ", ") + ")"
-            message = "no \(path): " + enableHint + here
+            let here = present.isEmpty ? "" : filled(" (SPI devices here: {})", present.map { "/dev/" + $0 }.joined(separator: ", "))
+            message = filled("no {}: {}{}", path, enableHint, here)
         case .permissionDenied, .notPermitted:
             message = "permission denied: add the user to the 'spi' group (usermod -aG spi USER, then log in again) or run loaderd as root"
         case .resourceBusy:
             message = "device busy: another program holds it"
         default:
-            message = "cannot open: \(errno)"
+            message = filled("cannot open: {}", errno.description)
         }
         return TransportError(device: path, message: message, errno: errno)
     }

@@ -14,5 +14,5 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         self.device = device; self.message = message; self.errno = errno
     }
 
-    public var description: String { "\(device): \(message)" }
+    public var description: String { filled("{}: {}", device, message) }
 }

@@ -169,7 +169,7 @@ struct Loaderd {
             CLinux.exit(0)
         }
         if parsed.versionRequested {
-            writeOut("loaderd " + LoaderDaemonVersion.version + "\n")
+            writeOut(filled("loaderd {}\n", LoaderDaemonVersion.version))
             CLinux.exit(0)
         }
         // Each value kept once, by its option's place in `options`, rather than each option
@@ -184,7 +184,7 @@ struct Loaderd {
         numbers: for index in 7...11 where index != 10 {
             for value in command.given[index] where index == 7 ? Int(value) == nil : Double(value) == nil {
                 let option = options[index]
-                error = UsageError(message: "The value '" + value + "' is invalid for '" + option.label + "'", option: option)
+                error = UsageError(message: filled("The value '{}' is invalid for '{}'", value, option.label), option: option)
                 break numbers
             }
         }
@@ -223,7 +223,7 @@ struct Loaderd {
 
     /// `head`, then the value refused: the form of most of `problem()`'s messages, built here once.
     @inline(never)
-    static func got(_ head: String, _ value: String) -> String { head + ", got '" + value + "'" }
+    static func got(_ head: String, _ value: String) -> String { filled("{}, got '{}'", head, value) }
 
     /// What is wrong with the values given, as the usage error's message; nil when nothing is.
     /// (The error is made once, by `parse`, rather than at each of these.)
@@ -232,7 +232,7 @@ struct Loaderd {
         if let progress, Percent(parsing: Substring(progress)) == nil {
             return Self.got("--progress must be a decimal from 0 to 100", progress)
         }
-        if let maxClients, !(1...4096).contains(maxClients) { return "--max-clients must be from 1 to 4096, got \(maxClients)" }
+        if let maxClients, !(1...4096).contains(maxClients) { return filled("--max-clients must be from 1 to 4096, got {}", String(maxClients)) }
         if let problem = LaunchCheck.problem(loader: loader, assignments: assignments, idleTimeout: idleTimeout, message: message) { return problem }
         if let displayTimeout, let problem = DisplayTimeout.problem(seconds: displayTimeout) { return "--display-timeout " + problem }
         if let logLevel, Logger.Level(rawValue: logLevel.asciiLowercased()) == nil {
@@ -240,7 +240,7 @@ struct Loaderd {
             return Self.got("--log-level must be one of trace, debug, info, notice, warning, error, critical", logLevel)
         }
         if let freezeTime, !(freezeTime.isFinite && freezeTime >= 0 && freezeTime <= 1_000_000) {
-            return "--freeze-time must be from 0 to 1000000 seconds, got \(freezeTime)"
+            return filled("--freeze-time must be from 0 to 1000000 seconds, got {}", freezeTime.decimalText)
         }
         if let message {
             // Characters counted as the bytes that start a scalar (for size: no grapheme breaking).
@@ -259,8 +259,8 @@ struct Loaderd {
             }
             let mode = halves.key
             guard modes.contains(mode) else {
-                let hint = suggestion(for: mode, among: modes).map { " (did you mean '" + $0 + "'?)" } ?? ""
-                return "--mode-loader: unknown mode '" + mode + "'" + hint + "; modes: " + modes.joined(separator: ", ")
+                let hint = suggestion(for: mode, among: modes).map { filled(" (did you mean '{}'?)", $0) } ?? ""
+                return filled("--mode-loader: unknown mode '{}'{}; modes: {}", mode, hint, modes.joined(separator: ", "))
             }
         }
         if let mode, !modes.contains(mode) {
@@ -269,7 +269,7 @@ struct Loaderd {
         if let pidFile, pidFile.isEmpty || endsWith(pidFile, UInt8(ascii: "/")) { return Self.got("--pid-file must name a file", pidFile) }
         // The config's rule (absolute, and fitting a socket address), so that loaderctl finds it.
         if let socket, let problem = SocketPath.problem(socket) {
-            return "--socket must be " + problem + ", e.g. /run/loaderd/loaderd.sock; got " + (socket.isEmpty ? "an empty path" : "'" + socket + "'")
+            return filled("--socket must be {}, e.g. /run/loaderd/loaderd.sock; got {}", problem, socket.isEmpty ? "an empty path" : filled("'{}'", socket))
         }
         if let bootTimeline, bootTimeline.utf8.first != UInt8(ascii: "/") { return Self.got("--boot-timeline must be an absolute path", bootTimeline) }
         // Each display's type, keys and values as opening it would check them, nothing opened:
@@ -317,7 +317,7 @@ struct Loaderd {
         }
         if let pidFile, let problem = PidFile.write(pidFile) {
             // Not fatal: the splash matters more than the file; the log says what it costs.
-            logger.error("--pid-file " + pidFile + ": " + problem + "; a starting script cannot tell that loaderd is up")
+            logger.error(filled("--pid-file {}: {}; a starting script cannot tell that loaderd is up", pidFile, problem))
         }
         daemon.run()
         if let pidFile { PidFile.remove(pidFile) }
@@ -330,7 +330,7 @@ struct Loaderd {
     func setProblem(_ settings: DaemonConfiguration) -> String? {
         guard loader == nil, !assignments.isEmpty else { return nil }
         guard let name = settings.loader else {
-            return "--set needs --loader, or a loader named in the config file ([loader] name); " + (config ?? "") + " names none"
+            return filled("--set needs --loader, or a loader named in the config file ([loader] name); {} names none", config ?? "")
         }
         return LaunchCheck.loaderProblem(name, settings.assignments, source: "--set for the config's loader")
     }
@@ -406,7 +406,7 @@ struct Loaderd {
     /// terminal: the daemon's log lines' rule, StandardErrorPriority).
     func fail(_ messages: [String]) -> Never {
         var text = ""
-        for message in messages { text += StandardErrorPriority.prefix(3) + "loaderd: " + message + "\n" }
+        for message in messages { text += filled("{}loaderd: {}\n", StandardErrorPriority.prefix(3), message) }
         text.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
         CLinux.exit(1)
     }

@@ -12,7 +12,7 @@ enum PidFile {
         let temporary = path + ".new"
         let fd = loaderd_open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { return Errno.current.description }
-        var text = "\(getpid())\n"
+        var text = filled("{}\n", String(getpid()))
         let written = text.withUTF8 { CLinux.write(fd, $0.baseAddress, $0.count) }
         let writeError = written == text.utf8.count ? 0 : (written < 0 ? errno : EIO)
         _ = close(fd)

@@ -47,14 +47,14 @@ enum SplashEnd {
         } catch {
             if error.rawValue == ESRCH { return 0 }  // already gone; its pid file says how
             if error.rawValue == ENOSYS { return endWithoutPidfd(pid) }
-            complain("cannot reach process \(pid): \(error)")
+            complain(filled("cannot reach process {}: {}", String(pid), error.description))
             return 1
         }
         // Opened first, then named: a process id reused since the file was written is refused here,
         // and the signal goes through the handle to the process that was checked.
         guard let name = process.name, name == "loaderd" else { return 0 }
         do { try process.send(SIGTERM) } catch {
-            complain("cannot signal loaderd (pid \(pid)): \(error)")
+            complain(filled("cannot signal loaderd (pid {}): {}", String(pid), error.description))
             return 1
         }
         if (try? process.awaitExit(milliseconds: graceMilliseconds)) == true { return 0 }
@@ -89,7 +89,7 @@ enum SplashEnd {
     private static func complain(_ message: String) { printError("loaderd: " + message) }
 
     private static func reportKill(_ pid: Int32) {
-        complain("loaderd (pid \(pid)) did not end within \(graceMilliseconds / 1000) s of SIGTERM: killed")
+        complain(filled("loaderd (pid {}) did not end within {} s of SIGTERM: killed", String(pid), String(graceMilliseconds / 1000)))
     }
 
     /// `--after-stop`, run by systemd after every end of loaderd.service, with `$SERVICE_RESULT`
@@ -111,12 +111,12 @@ enum SplashEnd {
         if stat(bootFinished, &status) == 0 && loaderd_s_isdir(status.st_mode) != 0 { return 0 }
         _ = mkdir("/run/loaderd", 0o755)
         if mkdir(bootFinished, 0o755) != 0 && errno != EEXIST {
-            complain("cannot make \(bootFinished): \(Errno.current)")
+            complain(filled("cannot make {}: {}", bootFinished, Errno.current.description))
         }
         // The words as C strings straight from their literals (no array of Strings to convert).
         var pointers = [strdup("systemctl"), strdup("--no-block"), strdup("stop"), strdup("loaderd.socket"), nil]
         _ = execv(systemctl, &pointers)
-        complain("cannot run \(systemctl): \(Errno.current)")
+        complain(filled("cannot run {}: {}", systemctl, Errno.current.description))
         return 1
     }
 
@@ -128,7 +128,7 @@ enum SplashEnd {
         case .restored: writeOut("loaderd: the console is back in text mode\n")
         case .alreadyText, .noTerminal: break
         case .failed(let why):
-            printError(StandardErrorPriority.prefix(3) + "loaderd: " + why)
+            printError(filled("{}loaderd: {}", StandardErrorPriority.prefix(3), why))
             return 1
         }
         return 0

@@ -88,7 +88,7 @@ public struct BitmapFont: Sendable {
         glyphs = font.glyphs.map { bits in
             if row(bits, rows - 1) == 0 { return bits }
             let repeated = (2..<font.cellHeight).first { row(bits, $0) == row(bits, $0 - 1) }
-            guard let repeated else { preconditionFailure("\(name): a glyph reaching the last row has no row to give up") }
+            guard let repeated else { preconditionFailure(filled("{}: a glyph reaching the last row has no row to give up", name)) }
             return without(bits, row: repeated)
         }
         // The cedilla (the only accent below the baseline) keeps its lower row.
@@ -281,27 +281,27 @@ enum GlyphArt {
                 if isWord(label, "FALLBACK") { return BitmapFont.fallbackIndex }
                 if isWord(label, "ELLIPSIS") { return BitmapFont.ellipsisIndex }
                 precondition(label.count == 1 && bytes[label.lowerBound] < 0x80,
-                             "\(fontName): bad glyph label '\(text(label))' on art line \(i + 1)")
+                             filled("{}: bad glyph label '{}' on art line {}", fontName, text(label), String(i + 1)))
                 let index = BitmapFont.glyphIndex(Unicode.Scalar(bytes[label.lowerBound]))
-                precondition(index != BitmapFont.fallbackIndex, "\(fontName): '\(text(label))' is not printable ASCII")
+                precondition(index != BitmapFont.fallbackIndex, filled("{}: '{}' is not printable ASCII", fontName, text(label)))
                 return index
             }
-            precondition(i + rows < lines.count, "\(fontName): strip at art line \(i + 1) has too few rows")
+            precondition(i + rows < lines.count, filled("{}: strip at art line {} has too few rows", fontName, String(i + 1)))
             for (column, index) in indices.enumerated() {
-                precondition(!defined[index], "\(fontName): glyph '\(text(labels[column]))' defined twice")
+                precondition(!defined[index], filled("{}: glyph '{}' defined twice", fontName, text(labels[column])))
                 defined[index] = true
                 var bits: UInt64 = 0
                 for row in 0..<rows {
                     let tokens = lines[i + 1 + row]
                     precondition(tokens.count == indices.count,
-                                 "\(fontName): art line \(i + 2 + row) has \(tokens.count) glyphs, expected \(indices.count)")
+                                 filled("{}: art line {} has {} glyphs, expected {}", fontName, String(i + 2 + row), String(tokens.count), String(indices.count)))
                     let token = tokens[column]
-                    precondition(token.count == width, "\(fontName): '\(text(labels[column]))' row \(row) is not \(width) wide")
+                    precondition(token.count == width, filled("{}: '{}' row {} is not {} wide", fontName, text(labels[column]), String(row), String(width)))
                     for (col, c) in bytes[token].enumerated() {
                         switch c {
                         case UInt8(ascii: "#"): bits |= 1 << UInt64(row * width + col)
                         case UInt8(ascii: "."): break
-                        default: preconditionFailure("\(fontName): '\(text(labels[column]))' row \(row) has a character other than # and .")
+                        default: preconditionFailure(filled("{}: '{}' row {} has a character other than # and .", fontName, text(labels[column]), String(row)))
                         }
                     }
                 }
@@ -310,7 +310,7 @@ enum GlyphArt {
             i += 1 + rows
         }
         if let missing = defined.firstIndex(of: false) {
-            preconditionFailure("\(fontName): no glyph for index \(missing) (scalar 0x\(String(missing + 0x20, radix: 16)))")
+            preconditionFailure(filled("{}: no glyph for index {} (scalar 0x{})", fontName, String(missing), String(missing + 0x20, radix: 16)))
         }
         return glyphs
     }
@@ -338,5 +338,5 @@ enum GlyphArt {
 }
 
 extension BitmapFont: CustomStringConvertible {
-    public var description: String { "BitmapFont.\(name) (\(cellWidth)x\(cellHeight)+\(descent))" }
+    public var description: String { filled("BitmapFont.{} ({}x{}+{})", name, String(cellWidth), String(cellHeight), String(descent)) }
 }
