@@ -25,7 +25,7 @@ enum AutoSearch: Equatable {
     /// What the wait is for, as the log says it.
     var looksFor: String {
         let cards = AutoDisplay.deviceDirectory + "/dri/card*"
-        return self == .any ? cards + " or " + AutoDisplay.deviceDirectory + "/fb*" : cards
+        return self == .any ? filled("{} or {}/fb*", cards, AutoDisplay.deviceDirectory) : cards
     }
     func find() -> AutoDisplay.Choice { AutoDisplay.find(framebuffers: self == .any) }
 }
@@ -54,7 +54,7 @@ extension Daemon {
             let slot = DisplaySlot(display: PlaceholderDisplay(name: search.name, waitingFor: looksFor), spec: spec)
             slot.waiting = true
             slot.waitingSince = MonotonicClock.now()
-            if case .none(let why) = choice { logger.warning(search.name + ": " + why + "; waiting for " + looksFor + " to appear") }
+            if case .none(let why) = choice { logger.warning(filled("{}: {}; waiting for {} to appear", search.name, why, looksFor)) }
             return slot
         }
         let display: any Display
@@ -72,15 +72,15 @@ extension Daemon {
             if devWatch == nil { devWatch = try watcher.watch(directory: dev, for: Self.watchedEvents) }
             if driWatch == nil && Self.exists(dri) { driWatch = try watcher.watch(directory: dri, for: Self.watchedEvents) }
         } catch {
-            logger.warning("auto: cannot watch " + dev + " (" + error.description + "); a display device that appears later is not seen")
+            logger.warning(filled("auto: cannot watch {} ({}); a display device that appears later is not seen", dev, error.description))
         }
     }
 
     /// The path of a node an event names, when it can change what `auto` finds.
     func autoCandidate(wd: Int32, name: String) -> String? {
         let dev = AutoDisplay.deviceDirectory
-        if wd == devWatch && AutoDisplay.concerns(name: name, inDRI: false) { return dev + "/" + name }
-        if wd == driWatch && AutoDisplay.concerns(name: name, inDRI: true) { return dev + "/dri/" + name }
+        if wd == devWatch && AutoDisplay.concerns(name: name, inDRI: false) { return filled("{}/{}", dev, name) }
+        if wd == driWatch && AutoDisplay.concerns(name: name, inDRI: true) { return filled("{}/dri/{}", dev, name) }
         return nil
     }
 
@@ -111,12 +111,12 @@ extension Daemon {
         guard !slot.steppedAside else { return }
         let choice = search.find()
         guard let path = choice.path else {
-            if case .none(let why) = choice { logger.debug(search.name + ": still waiting: " + why) }
+            if case .none(let why) = choice { logger.debug(filled("{}: still waiting: {}", search.name, why)) }
             return
         }
         let display: any Display
         do { display = try AutoDisplay.open(slot.spec, at: choice) } catch {
-            logger.warning("\(search.name): \(path) appeared but cannot be opened yet: \(error)")
+            logger.warning(filled("{}: {} appeared but cannot be opened yet: {}", search.name, path, error.description))
             return
         }
         slot.devicePath = path

@@ -29,17 +29,17 @@ extension Daemon {
                 let uid = String(peer.uid), gid = String(allowedGroup)
                 if now - deniedLoggedAt >= 1_000_000_000 || deniedLoggedAt == 0 {
                     deniedLoggedAt = now
-                    logger.notice("denied a client: uid " + uid + " pid " + String(peer.pid) + " is neither root nor in group " + gid + " (other denials within a second are not logged)")
+                    logger.notice(filled("denied a client: uid {} pid {} is neither root nor in group {} (other denials within a second are not logged)", uid, String(peer.pid), gid))
                 }
-                refuse(fd, "ERR denied uid " + uid + " is neither root nor in the socket's group (gid " + gid + ")\n")
+                refuse(fd, filled("ERR denied uid {} is neither root nor in the socket's group (gid {})\n", uid, gid))
                 continue
             }
             guard connections.count < configuration.maxClients else {
                 // Once per episode: a connect storm must not turn into a log storm.
                 let limit = String(configuration.maxClients)
-                if !refusingBusy { logger.warning("refused clients: " + limit + " clients already connected") }
+                if !refusingBusy { logger.warning(filled("refused clients: {} clients already connected", limit)) }
                 refusingBusy = true
-                refuse(fd, "ERR busy too many clients (at most " + limit + "); try again later\n")
+                refuse(fd, filled("ERR busy too many clients (at most {}); try again later\n", limit))
                 continue
             }
             refusingBusy = false
@@ -52,7 +52,7 @@ extension Daemon {
     /// connections in its backlog for 100 ms (logged once per episode).
     func pauseAccepting(now: Int64, because e: Errno) {
         if acceptPausedUntil == 0 || now - acceptPausedUntil > 1_000_000_000 {
-            logger.warning("accept: " + e.description + "; new connections wait until descriptors are free")
+            logger.warning(filled("accept: {}; new connections wait until descriptors are free", e.description))
         }
         acceptPausedUntil = now + 100_000_000
     }
@@ -97,7 +97,7 @@ extension Daemon {
         let reply: String
         switch event {
         case .tooLong:
-            reply = ProtocolError(.tooLong, "request longer than \(configuration.maxLine) bytes; the rest of it up to the next newline is discarded").reply
+            reply = ProtocolError(.tooLong, filled("request longer than {} bytes; the rest of it up to the next newline is discarded", String(configuration.maxLine))).reply
         case .line(let bytes):
             switch RequestParser.parse(bytes) {
             case .failure(let error): reply = error.reply
@@ -107,14 +107,14 @@ extension Daemon {
             }
         }
         if !c.queue(RequestParser.escapingControlCharacters(reply), limit: configuration.maxOutput, now: now) {
-            logger.warning("dropped a client (uid \(c.peerUID)) with more than \(configuration.maxOutput) bytes of replies it does not read")
+            logger.warning(filled("dropped a client (uid {}) with more than {} bytes of replies it does not read", String(c.peerUID), String(configuration.maxOutput)))
             c.dead = true
         }
     }
 
     func expireIdle(now: Int64) {
         for c in connections where !c.dead && now - c.lastActivity >= configuration.idleTimeout {
-            logger.debug("closed a client idle for \(configuration.idleTimeout / 1_000_000_000) s")
+            logger.debug(filled("closed a client idle for {} s", String(configuration.idleTimeout / 1_000_000_000)))
             c.dead = true
         }
     }

@@ -12,8 +12,8 @@ extension Daemon {
     func execute(_ request: Request, now: Int64) -> String {
         switch request {
         case .ping: return "OK pong"
-        // The replies joined with `+`, not interpolated: smaller.
-        case .version: return "OK loaderd " + LoaderDaemonVersion.version + " protocol " + String(LoaderDaemonVersion.protocolVersion)
+        // The replies made with `filled` or `+`, not interpolated: smaller.
+        case .version: return filled("OK loaderd {} protocol {}", LoaderDaemonVersion.version, String(LoaderDaemonVersion.protocolVersion))
         case .list: return "OK " + Catalog.names.joined(separator: " ")
         case .status: return "OK " + statusJSON(now: now)
         case .start(let name, let assignments):
@@ -88,7 +88,7 @@ extension Daemon {
         let largest = BootScreenLayout.largestMargin(width: slot.display.canvasWidth, height: slot.display.canvasHeight)
         if let margin = scene.options.margin, margin > largest {
             if slot.clampedMargin != margin {
-                logger.warning("screen.margin \(margin) leaves no room on \(slot.display.name) (\(slot.display.canvasWidth)x\(slot.display.canvasHeight), the margin is taken from every side): drawing with \(largest)")
+                logger.warning(filled("screen.margin {} leaves no room on {} ({}, the margin is taken from every side): drawing with {}", String(margin), slot.display.name, filled("{}x{}", String(slot.display.canvasWidth), String(slot.display.canvasHeight)), String(largest)))
             }
             slot.clampedMargin = margin
         } else {

@@ -16,7 +16,7 @@ extension Daemon {
         // would copy the session, and `slot.scene` the whole scene, every frame.)
         if state.session?.stop != nil, state.frozen == nil {
             if slots.first?.scenePhase(state.frameState(now: now)) == .finished {
-                logger.debug("\(state.session?.name ?? "") finished")
+                logger.debug(filled("{} finished", state.session?.name ?? ""))
                 state.end()
                 sessionChanged(now: now)
             }
@@ -47,7 +47,7 @@ extension Daemon {
         for slot in slots {
             if let d = slot.deadline { earliest = Swift.min(earliest ?? d, d) }
         }
-        do { try frameTimer.arm(at: earliest) } catch { logger.error("timerfd_settime: \(error)") }
+        do { try frameTimer.arm(at: earliest) } catch { logger.error(filled("timerfd_settime: {}", error.description)) }
     }
 
     func draw(_ slot: DisplaySlot, _ frame: FrameState) {
@@ -65,16 +65,16 @@ extension Daemon {
                 framesDrawn += 1
             }
             if slot.lastError != nil {
-                logger.notice("\(slot.display.name): drawing again after \(slot.failures) failed \(slot.failures == 1 ? "try" : "tries")")
+                logger.notice(filled("{}: drawing again after {} failed {}", slot.display.name, String(slot.failures), slot.failures == 1 ? "try" : "tries"))
             }
             slot.lastError = nil
             slot.failures = 0
         } catch {
             // Once per episode at error; a changed reason meanwhile only at debug.
             if slot.lastError == nil {
-                logger.error("\(error); trying again after 0.1 s, then less and less often (at least every 3.2 s)")
+                logger.error(filled("{}; trying again after 0.1 s, then less and less often (at least every 3.2 s)", error.description))
             } else if slot.lastError != error {
-                logger.debug("\(error)")
+                logger.debug(error.description)
             }
             slot.lastError = error
             slot.failures += 1

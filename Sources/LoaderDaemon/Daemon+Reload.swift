@@ -22,8 +22,8 @@ extension Daemon {
         // releases every field: for size).
         var kept: DaemonConfiguration
         do { kept = try reloadConfiguration() } catch {
-            logger.error("SIGHUP: \(error); the running settings are kept")
-            for other in error.more { logger.error("SIGHUP: \(other)") }
+            logger.error(filled("SIGHUP: {}; the running settings are kept", error.description))
+            for other in error.more { logger.error(filled("SIGHUP: {}", other.description)) }
             return
         }
         // The lists said in the log are built as strings: arrays joined cost more code.
@@ -42,7 +42,7 @@ extension Daemon {
             do throws(DisplaySpecError) {
                 opened = try openDisplays(kept.displays)
             } catch {
-                logger.error("SIGHUP: " + error.description + "; the running displays are kept, the rest of the file applies")
+                logger.error(filled("SIGHUP: {}; the running displays are kept, the rest of the file applies", error.description))
                 displaysKept = true
             }
         }
@@ -76,7 +76,7 @@ extension Daemon {
         if levelChanged { Self.list("log_level", in: &applied) }
         if limitsChanged { Self.list("the limits", in: &applied) }
         logger.notice("SIGHUP: settings reloaded; " + (applied.isEmpty ? "nothing that applies at once changed" : "applied: " + applied))
-        if !later.isEmpty { logger.notice("SIGHUP: " + later + " changed: applied at the next start of loaderd") }
+        if !later.isEmpty { logger.notice(filled("SIGHUP: {} changed: applied at the next start of loaderd", later)) }
     }
 
     /// Whether two settings differ, both read where they are: the running settings' part passed by
@@ -90,16 +90,16 @@ extension Daemon {
         do { try slot.display.clear() } catch { logger.warning(error.description) }
     }
 
-    /// A display as the log names it: "name WxH"; one out-of-line copy of the interpolation.
+    /// A display as the log names it: "name WxH"; one out-of-line copy of the call.
     @inline(never)
     static func sizeText(_ display: any Display) -> String {
-        "\(display.name) \(display.canvasWidth)x\(display.canvasHeight)"
+        filled("{} {}x{}", display.name, String(display.canvasWidth), String(display.canvasHeight))
     }
 
     /// The line a display opened at start or by a reload logs.
     @inline(never)
     static func displayLine(_ display: any Display) -> String {
-        "display " + sizeText(display) + " at \(display.framesPerSecond) fps"
+        filled("display {} at {} fps", sizeText(display), String(display.framesPerSecond))
     }
 
     /// `item` added to a list of the log's: "a, b, c".

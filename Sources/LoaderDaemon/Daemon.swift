@@ -89,7 +89,7 @@ public final class Daemon {
         var group: gid_t? = nil
         if let name = configuration.socketGroup {
             guard let gid = Self.groupID(named: name) else {
-                throw SystemError("no group '" + name + "' on this machine for the control socket (--socket-group, or [daemon] socket_group in the config)", hint: "getent group lists them")
+                throw SystemError(filled("no group '{}' on this machine for the control socket (--socket-group, or [daemon] socket_group in the config)", name), hint: "getent group lists them")
             }
             group = gid
         }
@@ -106,7 +106,7 @@ public final class Daemon {
             logger.info("listening on " + configuration.socketPath)
         }
         if rootFollower == nil, let obstacle = RootFollower.obstacle() {
-            logger.warning("started from the initramfs, but PID 1 cannot be followed into the real root (" + obstacle + "): a display only the real root makes is not found, and the real root's files are not reached")
+            logger.warning(filled("started from the initramfs, but PID 1 cannot be followed into the real root ({}): a display only the real root makes is not found, and the real root's files are not reached", obstacle))
         }
         var slots: [DisplaySlot] = []
         // A display whose device cannot be used (not the device its type drives, busy, no
@@ -310,7 +310,7 @@ public final class Daemon {
             default:
                 // SIGUSR1, SIGALRM, ...: their default action would kill the splash without
                 // clearing the screen or removing the socket; they mean nothing to loaderd.
-                logger.notice("signal " + IgnoredSignals.name(signal) + " ignored (only SIGTERM, SIGINT and SIGHUP mean something to loaderd)")
+                logger.notice(filled("signal {} ignored (only SIGTERM, SIGINT and SIGHUP mean something to loaderd)", IgnoredSignals.name(signal)))
             }
         }
     }

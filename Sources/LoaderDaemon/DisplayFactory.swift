@@ -49,8 +49,8 @@ public enum DisplayFactory {
 
     static func unknownType(_ spec: DisplaySpec) -> DisplaySpecError {
         let names = types.map { $0.type }
-        let hint = suggestion(for: spec.type, among: names).map { " (did you mean '" + $0 + "'?)" } ?? ""
-        return DisplaySpecError(spec: spec.description, message: "unknown display type '" + spec.type + "'" + hint + "; types: " + names.joined(separator: ", "))
+        let hint = suggestion(for: spec.type, among: names).map { filled(" (did you mean '{}'?)", $0) } ?? ""
+        return DisplaySpecError(spec: spec.description, message: filled("unknown display type '{}'{}; types: {}", spec.type, hint, names.joined(separator: ", ")))
     }
 
     /// Checks `spec` as opening it would — its type, its keys and every value — without opening

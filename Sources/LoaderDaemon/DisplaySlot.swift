@@ -82,7 +82,7 @@ final class DisplaySlot {
     /// "name: text", how the log's lines about the slot (mostly its device's path) begin; one
     /// out-of-line copy (for size).
     @inline(never)
-    func naming(_ text: String) -> String { display.name + ": " + text }
+    func naming(_ text: String) -> String { filled("{}: {}", display.name, text) }
 
     /// Something changed at `now`: draw as soon as the loop gets to it, unless a frame is
     /// already due (an animating display picks the change up at its next frame).

@@ -36,14 +36,13 @@ extension Daemon {
                 continue
             }
             let device = slot.search?.looksFor ?? slot.devicePath ?? slot.display.name
-            logger.error(slot.naming(device) + " did not appear within " + seconds + " s (display_timeout); giving up on this display"
-                         + Self.missingDeviceHint(device))
+            logger.error(filled("{} did not appear within {} s (display_timeout); giving up on this display{}", slot.naming(device), seconds, Self.missingDeviceHint(device)))
             slot.display.close()
         }
         slots = left
         if slots.isEmpty {
-            // Self.noDisplayStatus written out, and every part a String (no interpolation, for size).
-            logger.error("no display left: none appeared within display_timeout (" + seconds + " s); exiting with status 4")
+            // Self.noDisplayStatus written out (no number to format, for size).
+            logger.error(filled("no display left: none appeared within display_timeout ({} s); exiting with status 4", seconds))
             exitStatus = Self.noDisplayStatus
             running = false
         }
@@ -66,7 +65,7 @@ public enum DisplayTimeout {
     /// nil when `seconds` is accepted; otherwise what is accepted and what was given.
     public static func problem(seconds: Double) -> String? {
         if seconds == 0 || (seconds.isFinite && seconds >= minimumSeconds && seconds <= maximumSeconds) { return nil }
-        return "\(accepted), got \(seconds)"
+        return filled("{}, got {}", accepted, seconds.decimalText)
     }
 
     /// Nanoseconds for the daemon; 0 stays 0 (forever).
@@ -76,6 +75,6 @@ public enum DisplayTimeout {
     static func text(nanoseconds: Int64) -> String {
         let tenths = (nanoseconds + 50_000_000) / 100_000_000
         let whole = String(tenths / 10)
-        return tenths % 10 == 0 ? whole : whole + "." + String(tenths % 10)
+        return tenths % 10 == 0 ? whole : filled("{}.{}", whole, String(tenths % 10))
     }
 }

@@ -47,11 +47,11 @@ extension Daemon {
         } catch {
             guard let path = DisplaySlot.devicePath(spec), !exists(path) else { throw error }
             try DisplayFactory.check(spec)
-            let name = spec.type + ":" + path
+            let name = filled("{}:{}", spec.type, path)
             let slot = DisplaySlot(display: PlaceholderDisplay(name: name, waitingFor: path), spec: spec)
             slot.waiting = true
             slot.waitingSince = MonotonicClock.now()
-            logger.warning(name + ": " + path + " does not exist (yet); waiting for it to appear" + missingDeviceHint(path))
+            logger.warning(filled("{}: {} does not exist (yet); waiting for it to appear{}", name, path, missingDeviceHint(path)))
             return slot
         }
     }
@@ -60,7 +60,7 @@ extension Daemon {
     /// exists once SPI is enabled, the most common set-up step missed on a Pi.
     static func missingDeviceHint(_ path: String) -> String {
         let name = path.split(separator: "/").last ?? ""
-        return name.hasPrefix("spidev") ? " (if SPI is off it never will: " + SPIDevice.enableHint + ")" : ""
+        return name.hasPrefix("spidev") ? filled(" (if SPI is off it never will: {})", SPIDevice.enableHint) : ""
     }
 
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 || errno != ENOENT }
@@ -85,7 +85,7 @@ extension Daemon {
     func watcher() -> Inotify? {
         if deviceWatcher == nil {
             do { deviceWatcher = try Inotify() } catch {
-                logger.error("inotify_init1: " + error.description + "; displays that are missing or vanish are not waited for")
+                logger.error(filled("inotify_init1: {}; displays that are missing or vanish are not waited for", error.description))
                 return nil
             }
         }
@@ -105,7 +105,7 @@ extension Daemon {
             slot.watch = (wd, name)
         } catch {
             slot.watch = nil
-            logger.warning(slot.naming("cannot watch " + directory) + " (" + error.description + "); a vanished device is not waited for")
+            logger.warning(filled("{} ({}); a vanished device is not waited for", slot.naming("cannot watch " + directory), error.description))
         }
     }
 
@@ -166,7 +166,7 @@ extension Daemon {
         let display: any Display
         do { display = try DisplayFactory.open(slot.spec) } catch {
             if Self.exists(path) {
-                logger.warning(slot.naming(path) + " appeared but cannot be opened yet: " + error.message)
+                logger.warning(filled("{} appeared but cannot be opened yet: {}", slot.naming(path), error.message))
             }
             watchDevice(slot)
             return
@@ -178,7 +178,7 @@ extension Daemon {
     /// A waiting slot's device opened: draw the current frame on it at once.
     func adopt(_ display: any Display, into slot: DisplaySlot, now: Int64) {
         install(display, into: slot, now: now)
-        logger.notice("display " + Self.sizeText(display) + " appeared; drawing on it")
+        logger.notice(filled("display {} appeared; drawing on it", Self.sizeText(display)))
     }
 
     /// `display` in the slot's place, with a scene for what is on screen, drawn at once: shared
@@ -206,7 +206,7 @@ extension Daemon {
             boot?.readTimelineInRealRoot()
         case .success(false): break
         case .failure(let e):
-            logger.error("PID 1 switched to a new root; following it failed (\(e)), so a display that appears from now on cannot be opened")
+            logger.error(filled("PID 1 switched to a new root; following it failed ({}), so a display that appears from now on cannot be opened", e.description))
             rootFollower = nil
         }
     }

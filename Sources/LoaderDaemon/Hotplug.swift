@@ -15,7 +15,7 @@ extension Daemon {
         if hotplugMonitor == nil && !hotplugUnavailable && slots.contains(where: { $0.display.followsOutputs }) {
             do { hotplugMonitor = try UeventMonitor() } catch {
                 hotplugUnavailable = true
-                logger.warning("cannot listen for display hotplug events (netlink: " + error.description + "); a monitor swapped while the splash is up keeps the old mode")
+                logger.warning(filled("cannot listen for display hotplug events (netlink: {}); a monitor swapped while the splash is up keeps the old mode", error.description))
             }
         }
         return hotplugMonitor?.fd ?? -1
@@ -43,18 +43,18 @@ extension Daemon {
     /// current frame on it at once.
     func reopenForOutputs(_ slot: DisplaySlot, why: String, now: Int64) {
         let name = slot.display.name
-        let about = name + ": " + why  // both lines begin so; joined once (for size)
+        let about = filled("{}: {}", name, why)  // both lines begin so; joined once (for size)
         slot.display.close()
         let display: any Display
         do { display = try DisplayFactory.open(slot.spec) } catch {
-            logger.warning(about + "; opening it again failed (" + error.message + "); trying again at the next hotplug event")
+            logger.warning(filled("{}; opening it again failed ({}); trying again at the next hotplug event", about, error.message))
             slot.display = PlaceholderDisplay(name: name, reason: why, followsOutputs: true)
             slot.waiting = true
             slot.waitingSince = now  // display_timeout applies as to any display that is waited for
             slot.deadline = nil
             return
         }
-        logger.notice(about + "; opened again: " + Self.sizeText(display))
+        logger.notice(filled("{}; opened again: {}", about, Self.sizeText(display)))
         slot.lastError = nil
         slot.failures = 0
         install(display, into: slot, now: now)

@@ -118,7 +118,7 @@ public final class LogSink: @unchecked Sendable {  // used by the daemon's one t
     func write(level: Level, _ message: String) {
         var line = prefixesPriority ? level.syslogPrefix : ""
         if dropped > 0 {
-            line += "(\(dropped) earlier log lines were dropped: nobody was reading standard error) "
+            line += filled("({} earlier log lines were dropped: nobody was reading standard error) ", String(dropped))
         }
         line += message
         line += "\n"

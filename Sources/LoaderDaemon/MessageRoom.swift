@@ -13,8 +13,7 @@ extension Daemon {
         for slot in slots {
             guard let room = slot.messageRoom(message) else { continue }
             if !room.fits && !slot.saidNoRoom {
-                logger.warning("\(slot.display.name): no room for the message under the loader (\(room.width)x\(room.height)): "
-                    + "not drawn; a smaller screen.logo, screen.loaderSize or screen.margin makes room")
+                logger.warning(filled("{}: no room for the message under the loader ({}x{}): not drawn; a smaller screen.logo, screen.loaderSize or screen.margin makes room", slot.display.name, String(room.width), String(room.height)))
             }
             slot.saidNoRoom = !room.fits
         }

@@ -48,7 +48,7 @@ extension Daemon {
                 passwordWatch = (try watcher.watch(directory: directory, for: Self.passwordEvents), directory == path)
             } catch {
                 passwordWatch = nil
-                logger.warning("cannot watch \(directory) (\(error)); a password asked on the console during the splash may be hidden by it")
+                logger.warning(filled("cannot watch {} ({}); a password asked on the console during the splash may be hidden by it", directory, error.description))
                 break
             }
             watched = directory
@@ -81,10 +81,10 @@ extension Daemon {
         }
         guard !chosen.isEmpty else { return }
         if let first = asking {
-            logger.notice("a password is asked on the console (" + first + "): " + names + " steps aside until it is answered")
+            logger.notice(filled("a password is asked on the console ({}): {} steps aside until it is answered", first, names))
             for slot in chosen { stepAside(slot, now: now) }
         } else {
-            logger.notice("the password questions are answered: drawing on " + names + " again")
+            logger.notice(filled("the password questions are answered: drawing on {} again", names))
             for slot in chosen { comeBack(slot, now: now) }
         }
     }
@@ -132,12 +132,12 @@ extension Daemon {
         for name in DirectoryEntries.names(in: directory, prefix: "ask.") {
             var message = name
             var alive = true
-            if let text = GroupFile.readSmallFile(directory + "/" + name) {
+            if let text = GroupFile.readSmallFile(filled("{}/{}", directory, name)) {
                 for line in text.split(separator: "\n") {
                     if line.hasPrefix("PID="), let pid = processID(line.utf8) {
                         alive = kill(pid, 0) == 0 || errno != ESRCH
                     } else if line.hasPrefix("Message="), line.utf8.count > 8 {
-                        message = "\"" + String(line[line.utf8.index(line.startIndex, offsetBy: 8)...].prefix(scalars: 160)) + "\""
+                        message = filled("\"{}\"", String(line[line.utf8.index(line.startIndex, offsetBy: 8)...].prefix(scalars: 160)))
                     }
                 }
             }

@@ -15,7 +15,7 @@ public enum SocketPath {
         if !path.hasPrefix("/") { return "an absolute path (starting with /)" }
         if path.utf8.count > maximumBytes {
             // `maximumBytes` written out (no number to format, for size).
-            return "a path of at most 107 bytes (what a Unix socket address holds; this one has \(path.utf8.count))"
+            return filled("a path of at most 107 bytes (what a Unix socket address holds; this one has {})", String(path.utf8.count))
         }
         return nil
     }

@@ -34,10 +34,10 @@ extension Daemon {
             } else {
                 do throws(TextFaceError) {
                     face = try TextFace.load(request.font, pixelSize: request.pixelSize)
-                    logger.debug("text: \(request.pixelSize)-pixel face loaded")
+                    logger.debug(filled("text: {}-pixel face loaded", String(request.pixelSize)))
                 } catch {
                     face = nil
-                    logger.notice("text: \(error); screens use the bitmap font")
+                    logger.notice(filled("text: {}; screens use the bitmap font", error.description))
                 }
                 faces.append(LoadedFace(font: request.font, pixelSize: request.pixelSize, atlas: face))
             }

@@ -18,18 +18,18 @@ extension BootFrontEnds {
         switch BootTimeline.load(path: settings.timelinePath) {
         case .success(let t?):
             estimator.adopt(previous: t)
-            logger.info("boot timeline " + settings.timelinePath + ", read in the real root: " + Self.summary(t))
+            logger.info(filled("boot timeline {}, read in the real root: {}", settings.timelinePath, Self.summary(t)))
         case .success(nil):
             break
         case .failure(let e):
-            logger.warning("ignoring the boot timeline " + settings.timelinePath + ": " + e.description)
+            logger.warning(filled("ignoring the boot timeline {}: {}", settings.timelinePath, e.description))
         }
     }
 
     /// `N units over S s`, as the three log lines about a timeline say it (made once, for size).
     @inline(never)
     static func summary(_ timeline: BootTimeline) -> String {
-        "\(timeline.units.count) unit" + (timeline.units.count == 1 ? "" : "s") + " over " + BootTimeline.seconds(timeline.total) + " s"
+        filled("{} unit{} over {} s", String(timeline.units.count), timeline.units.count == 1 ? "" : "s", BootTimeline.seconds(timeline.total))
     }
 
     /// The previous-boot timeline the next boot's progress follows, from the units PID 1 reported.
@@ -37,7 +37,7 @@ extension BootFrontEnds {
         let timeline = estimator.timeline(endedAt: elapsed(now))
         do {
             try timeline.save(path: settings.timelinePath)
-            logger.info("boot timeline: " + Self.summary(timeline) + " saved to " + settings.timelinePath)
+            logger.info(filled("boot timeline: {} saved to {}", Self.summary(timeline), settings.timelinePath))
         } catch {
             logger.warning("boot timeline not saved: " + error.description)
         }

@@ -53,14 +53,14 @@ final class BootFrontEnds {
             switch BootTimeline.load(path: settings.timelinePath) {
             case .success(let t?):
                 previous = t
-                logger.info("boot timeline " + settings.timelinePath + ": " + Self.summary(t))
+                logger.info(filled("boot timeline {}: {}", settings.timelinePath, Self.summary(t)))
             case .success(nil) where loaderd_root_is_in_memory() != 0:
                 // The initramfs: the real root's /var/lib/loaderd is not here (readTimelineInRealRoot).
-                logger.info("no boot timeline at " + settings.timelinePath + " in the initramfs: the real root's is read once PID 1 has switched there; until then progress is an estimate")
+                logger.info(filled("no boot timeline at {} in the initramfs: the real root's is read once PID 1 has switched there; until then progress is an estimate", settings.timelinePath))
             case .success(nil):
-                logger.info("no boot timeline at " + settings.timelinePath + " yet: progress is an estimate this boot")
+                logger.info(filled("no boot timeline at {} yet: progress is an estimate this boot", settings.timelinePath))
             case .failure(let e):
-                logger.warning("ignoring the boot timeline " + settings.timelinePath + ": " + e.description + "; progress is an estimate this boot")
+                logger.warning(filled("ignoring the boot timeline {}: {}; progress is an estimate this boot", settings.timelinePath, e.description))
             }
         }
         estimator = BootProgressEstimator(previous: previous)
@@ -167,7 +167,7 @@ final class BootFrontEnds {
                 }
             }
             if let error {
-                logger.notice("Plymouth front end: dropped a client (uid \(c.peerUID)) that broke the framing: \(error)")
+                logger.notice(filled("Plymouth front end: dropped a client (uid {}) that broke the framing: {}", String(c.peerUID), error.description))
                 _ = c.flush()
                 c.dead = true
             } else if c.pendingOutput > PlymouthServer.maximumOutput {
@@ -201,7 +201,7 @@ final class BootFrontEnds {
         switch command {
         case .progress(let n):
             if stoppedByClient {
-                logger.debug("psplash front end: PROGRESS \(n) not shown: a client stopped the loader")
+                logger.debug(filled("psplash front end: PROGRESS {} not shown: a client stopped the loader", String(n)))
                 return
             }
             daemon.setBarDirection(reversed: n < 0, now: now)
@@ -211,7 +211,7 @@ final class BootFrontEnds {
         case .quit:
             daemon.finish(reason: "psplash front end: QUIT", now: now)
         case .ignored(let text):
-            logger.debug("psplash front end: ignored '" + RequestParser.quote(Substring(text)) + "'")
+            logger.debug(filled("psplash front end: ignored '{}'", RequestParser.quote(Substring(text))))
         }
     }
 
@@ -239,7 +239,7 @@ final class BootFrontEnds {
     func reply(to request: PlymouthRequest, from c: PlymouthConnection, daemon: Daemon, now: Int64) -> UInt8 {
         guard c.peerUID == 0 else {
             if !c.refusedLogged {
-                logger.notice("Plymouth front end: refused requests from uid \(c.peerUID) (only root may talk to the splash, as with plymouthd)")
+                logger.notice(filled("Plymouth front end: refused requests from uid {} (only root may talk to the splash, as with plymouthd)", String(c.peerUID)))
                 c.refusedLogged = true
             }
             return PlymouthWire.nak
@@ -249,7 +249,7 @@ final class BootFrontEnds {
         case "P":
             break
         case "U":
-            logger.debug("Plymouth: status '" + text + "'")
+            logger.debug(filled("Plymouth: status '{}'", text))
             if bootingUp, !text.isEmpty, let p = estimator.unitActive(text, at: elapsed(now)) {
                 pushProgress(p, daemon: daemon, now: now)
             }
@@ -293,7 +293,7 @@ final class BootFrontEnds {
             // No prompts on the splash: the asker falls back to its own (console) prompt.
             return PlymouthWire.noAnswer
         default:
-            logger.debug("Plymouth: unknown request '" + Self.escaped(request.command) + "'")
+            logger.debug(filled("Plymouth: unknown request '{}'", Self.escaped(request.command)))
             return PlymouthWire.nak
         }
         return PlymouthWire.ack
@@ -375,7 +375,7 @@ final class BootFrontEnds {
         if hidden {
             hiddenSession = (name, [])  // shown at `show-splash`, not over a display manager now
         } else if case .failure(let e) = daemon.startLoader(name, [], now: now) {
-            logger.error("Plymouth: mode " + newMode + ": " + e.message)
+            logger.error(filled("Plymouth: mode {}: {}", newMode, e.message))
         }
     }
 

@@ -33,8 +33,8 @@ public struct BootTimeline: Equatable, Sendable {
     // MARK: Text
 
     public var text: String {
-        var out = "loaderd-boot-timeline 1\ntotal " + Self.seconds(total) + "\n"  // `header` (one literal, for size)
-        for unit in units { out += Self.seconds(unit.at) + " " + unit.name + "\n" }
+        var out = filled("loaderd-boot-timeline 1\ntotal {}\n", Self.seconds(total))  // `header` (one literal, for size)
+        for unit in units { out += filled("{} {}\n", Self.seconds(unit.at), unit.name) }
         return out
     }
 
@@ -42,7 +42,7 @@ public struct BootTimeline: Equatable, Sendable {
     static func seconds(_ us: Int64) -> String {
         let ms = Swift.max(0, us) / 1000
         let frac = ms % 1000
-        return "\(ms / 1000)." + (frac < 10 ? "00" : frac < 100 ? "0" : "") + "\(frac)"
+        return filled("{}.{}{}", String(ms / 1000), frac < 10 ? "00" : frac < 100 ? "0" : "", String(frac))
     }
 
     /// `S[.fff]` to microseconds (no sign, no exponent): 1–9 digits, then optionally a dot and
@@ -207,7 +207,7 @@ public struct BootTimeline: Equatable, Sendable {
             }
         }
         if code != 0 || reason != nil {
-            throw BootTimelineError("cannot " + verb + " " + file + ": " + (reason ?? String(cString: loaderd_strerror(code))))
+            throw BootTimelineError(filled("cannot {} {}: {}", verb, file, reason ?? String(cString: loaderd_strerror(code))))
         }
         let dirfd = loaderd_open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
         if dirfd >= 0 { _ = fsync(dirfd); close(dirfd) }
@@ -218,7 +218,7 @@ public struct BootTimelineError: Error, Equatable, CustomStringConvertible, Send
     public let line: Int?
     public let message: String
     init(line: Int? = nil, _ message: String) { self.line = line; self.message = message }
-    public var description: String { line.map { "line \($0): " + message } ?? message }
+    public var description: String { line.map { filled("line {}: {}", String($0), message) } ?? message }
 }
 
 /// Turns the `U` stream into a determinate progress that never goes backwards.

@@ -161,7 +161,7 @@ extension Config {
 
     static func readFile(_ path: String) throws(ConfigError) -> [UInt8] {
         func failure(_ what: String, _ e: Int32) -> ConfigError {
-            ConfigError(source: path, message: "cannot " + what + ": " + String(cString: loaderd_strerror(e)))
+            ConfigError(source: path, message: filled("cannot {}: {}", what, String(cString: loaderd_strerror(e))))
         }
         // O_NONBLOCK: a FIFO put at the path must not block the daemon in open(2) (nor SIGHUP's
         // reload); it is refused below as not a regular file. A symlink is followed: /etc often
@@ -191,7 +191,7 @@ extension Config {
             let length = scalarLength(bytes, at: offset)
             guard length > 0 else {
                 throw ConfigError(source: source, line: line, column: column,
-                                  message: "byte 0x" + String(bytes[offset], radix: 16, uppercase: true) + " is not UTF-8; the file must be UTF-8 text")
+                                  message: filled("byte 0x{} is not UTF-8; the file must be UTF-8 text", String(bytes[offset], radix: 16, uppercase: true)))
             }
             if bytes[offset] == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
             offset += length

@@ -44,7 +44,7 @@ struct ConfigDecoder {
     /// "expected WHAT, got VALUE" at the value: the form most of the file's errors take (for a
     /// string value, `shown` is the string quoted).
     @inline(never) func expected(_ what: String, _ value: TOMLValue, key: String) -> ConfigError {
-        error("expected " + what + ", got " + value.shown, at: value.position, key: key)
+        error(filled("expected {}, got {}", what, value.shown), at: value.position, key: key)
     }
 
     /// The index of `key` among `table`'s keys in `Config.knownKeys`; nil for an unknown key.
@@ -58,10 +58,10 @@ struct ConfigDecoder {
     @inline(never) func unknownKey(_ entry: TOMLEntry, table: Config.Table) -> ConfigError {
         let (name, known) = Config.knownKeys[table.rawValue]
         if table == .top {
-            let hint = suggestion(for: entry.key, among: known).map { $0 == "display" ? " (did you mean [[display]]?)" : " (did you mean [" + $0 + "]?)" } ?? ""
-            return error("unknown table or key '" + entry.key + "'" + hint + "; the file has [daemon], [loader], [[display]], [boot] and [screen]", at: entry.keyPosition, key: nil)
+            let hint = suggestion(for: entry.key, among: known).map { $0 == "display" ? " (did you mean [[display]]?)" : filled(" (did you mean [{}]?)", $0) } ?? ""
+            return error(filled("unknown table or key '{}'{}; the file has [daemon], [loader], [[display]], [boot] and [screen]", entry.key, hint), at: entry.keyPosition, key: nil)
         }
-        return error("unknown key '\(entry.key)' in [\(name)]\(didYouMean(entry.key, known)); known keys: " + joined(known, separator: ", "), at: entry.keyPosition, key: nil)
+        return error(filled("unknown key '{}' in [{}]{}; known keys: {}", entry.key, name, didYouMean(entry.key, known), joined(known, separator: ", ")), at: entry.keyPosition, key: nil)
     }
 
     mutating func decode(_ root: TOMLTable) throws(ConfigError) -> Config {
@@ -83,7 +83,7 @@ struct ConfigDecoder {
         }
         guard var error = ConfigError.combined(problems) else { return config }
         if unreported > 0 {
-            error.more.append(ConfigError(source: source, message: "and \(unreported) more errors not shown; fix the ones above first"))
+            error.more.append(ConfigError(source: source, message: filled("and {} more errors not shown; fix the ones above first", String(unreported))))
         }
         throw error
     }
@@ -93,8 +93,8 @@ struct ConfigDecoder {
         let name = entry.key
         switch entry.value.kind {
         case .table(let t): return t
-        case .tableArray: report(error("[[\(name)]] is a single table: write [\(name)]", at: entry.value.position, key: name))
-        default: report(expected("a table [\(name)]", entry.value, key: name))
+        case .tableArray: report(error(filled("[[{}]] is a single table: write [{}]", name, name), at: entry.value.position, key: name))
+        default: report(expected(filled("a table [{}]", name), entry.value, key: name))
         }
         return nil
     }
@@ -131,7 +131,7 @@ struct ConfigDecoder {
                 throw expected("a group name or number", entry.value, key: key)
             }
             if checksMachine, Daemon.groupID(named: group) == nil {
-                throw error("no group \(quoted(group)) on this machine (getent group lists them; the package and README's install make 'loaderd')",
+                throw error(filled("no group {} on this machine (getent group lists them; the package and README's install make 'loaderd')", quoted(group)),
                             at: entry.value.position, key: key)
             }
             d.socketGroup = group
@@ -198,7 +198,7 @@ struct ConfigDecoder {
             }
             for p in t.entries {
                 guard let text = p.value.scalarText else {
-                    throw expected("a string, number or boolean", p.value, key: key + "." + p.key)
+                    throw expected("a string, number or boolean", p.value, key: filled("{}.{}", key, p.key))
                 }
                 l.parameters.append(Config.Parameter(p.key, text))
             }
@@ -208,7 +208,7 @@ struct ConfigDecoder {
             var problem: String?
             let length = text.unicodeScalars.count  // one glyph each, as drawn
             if length > 256 {
-                problem = "expected at most 256 characters, got \(length)"
+                problem = filled("expected at most 256 characters, got {}", String(length))
             } else if text.unicodeScalars.contains(where: { $0.isControl }) {
                 problem = "the message must be one line without control characters"
             }
@@ -239,9 +239,9 @@ struct ConfigDecoder {
                 for spec in type.parameters { known.append(spec.key) }  // a loop: the `map` was 0.4 KB
                 if !type.presets.isEmpty { known.append("preset") }
             }
-            return self.error("unknown parameter '\(p.key)' for \(name)\(didYouMean(p.key, known)); \(name) accepts \(joined(known, separator: ", "))", at: bad.keyPosition, key: nil)
+            return self.error(filled("unknown parameter '{}' for {}{}; {}", p.key, name, didYouMean(p.key, known), filled("{} accepts {}", name, joined(known, separator: ", "))), at: bad.keyPosition, key: nil)
         }
-        return self.error(p.reason + ", got " + bad.value.shown, at: bad.value.position, key: key)
+        return self.error(filled("{}, got {}", p.reason, bad.value.shown), at: bad.value.position, key: key)
     }
 
     @inline(never) private mutating func decodeBoot(_ table: TOMLTable, into b: inout Config.Boot) {
@@ -285,7 +285,7 @@ struct ConfigDecoder {
     func loaderName(_ entry: TOMLEntry, _ key: String) throws(ConfigError) -> String {
         let name = try string(entry, key)
         guard let type = Catalog.type(named: name) else {
-            throw error("unknown loader " + quoted(name) + didYouMean(name, Catalog.names) + "; available: " + joined(Catalog.names, separator: ", "), at: entry.value.position, key: key)
+            throw error(filled("unknown loader {}{}; available: {}", quoted(name), didYouMean(name, Catalog.names), joined(Catalog.names, separator: ", ")), at: entry.value.position, key: key)
         }
         return type.name
     }
@@ -331,5 +331,5 @@ struct ConfigDecoder {
 /// else "": every "did you mean" of the decoder, built in one place.
 @inline(never) func didYouMean(_ word: String, _ candidates: [String], quote: String = "'") -> String {
     guard let near = suggestion(for: word, among: candidates) else { return "" }
-    return " (did you mean " + quote + near + quote + "?)"
+    return filled(" (did you mean {}{}{}?)", quote, near, quote)
 }

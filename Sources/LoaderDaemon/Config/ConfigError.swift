@@ -51,8 +51,8 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The first error only (`all` has each of them).
     public var description: String {
         var text = source
-        if let line { text += ":\(line)" }
-        if let column { text += ":\(column)" }
+        if let line { text += filled(":{}", String(line)) }
+        if let column { text += filled(":{}", String(column)) }
         text += ": "
         if let key, !key.isEmpty { text += key + ": " }
         return text + message

@@ -18,7 +18,7 @@ extension ConfigDecoder {
             var list: [TOMLTable] = []
             for item in items {
                 guard case .table(let t) = item.kind else {
-                    report(error("expected [[display]] tables, got " + item.shown + " in the array", at: item.position, key: "display"))
+                    report(error(filled("expected [[display]] tables, got {} in the array", item.shown), at: item.position, key: "display"))
                     return []
                 }
                 list.append(t)
@@ -65,7 +65,7 @@ extension ConfigDecoder {
             // One `throw` for both refusals.
             var message = "a [[display]] needs a type, e.g. type = \"fb\"", place = table.position, key: String? = "display"
             if let typo = table.entries.first(where: { suggestion(for: $0.key, among: ["type"]) != nil }) {
-                (message, place, key) = ("unknown key '\(typo.key)' in [[display]] (did you mean 'type'?)", typo.keyPosition, nil)
+                (message, place, key) = (filled("unknown key '{}' in [[display]] (did you mean 'type'?)", typo.key), typo.keyPosition, nil)
             }
             throw error(message, at: place, key: key)
         }
@@ -73,11 +73,11 @@ extension ConfigDecoder {
         let known = DisplayFactory.types.map { $0.type }
         let type = word.asciiLowercased()
         guard let accepted = DisplayFactory.acceptedKeys(for: type) else {
-            throw error("unknown display type \(quoted(word))\(didYouMean(word, known, quote: "\"")); types: \(joined(known, separator: ", "))", at: typeEntry.value.position, key: "display.type")
+            throw error(filled("unknown display type {}{}; types: {}", quoted(word), didYouMean(word, known, quote: "\""), joined(known, separator: ", ")), at: typeEntry.value.position, key: "display.type")
         }
         // Each unknown key at its own place, with the nearest accepted one.
         for e in entries where !accepted.contains(e.key) {
-            report(error("unknown key '\(e.key)' in [[display]] of type \(type)\(didYouMean(e.key, accepted)); \(type) accepts type, \(joined(accepted, separator: ", "))",
+            report(error(filled("unknown key '{}' in [[display]] of type {}{}; {}", e.key, type, didYouMean(e.key, accepted), filled("{} accepts type, {}", type, joined(accepted, separator: ", "))),
                                   at: e.keyPosition, key: nil))
             usable = false
         }

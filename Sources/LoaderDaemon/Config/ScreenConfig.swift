@@ -16,7 +16,7 @@ extension ConfigDecoder {
                 continue
             }
             do { _ = try ScreenSettings([(name, text)], loader: "screen") } catch {
-                report(self.error(error.reason + ", got \(entry.value.shown)", at: entry.value.position, key: "screen." + entry.key))
+                report(self.error(filled("{}, got {}", error.reason, entry.value.shown), at: entry.value.position, key: "screen." + entry.key))
                 continue
             }
             // The value reads as the setting; now its type (after, so that `margin = "wide"` is

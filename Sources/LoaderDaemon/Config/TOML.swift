@@ -121,7 +121,7 @@ struct TOMLParser {
 
     /// "WHAT, found 'x'" at the cursor: the parser's syntax errors, built in one place.
     @inline(never) func unexpected(_ what: String, key: [String] = []) -> ConfigError {
-        error(what + ", found " + found, key: key)
+        error(filled("{}, found {}", what, found), key: key)
     }
 
     /// The character at `i`, for messages: `'x'`, `end of line`, `end of file`.
@@ -132,7 +132,7 @@ struct TOMLParser {
         if b < 0x20 || b == 0x7F { return "control character U+" + String(b, radix: 16, uppercase: true) }
         var end = i + 1
         while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end += 1 }
-        return "'" + utf8Text(bytes, i, end) + "'"
+        return filled("'{}'", utf8Text(bytes, i, end))
     }
 
     var peek: UInt8? { i < bytes.count ? bytes[i] : nil }

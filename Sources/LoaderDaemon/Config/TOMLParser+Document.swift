@@ -40,7 +40,7 @@ extension TOMLParser {
         }
         // The header as written, once: each message below names it.
         let dotted = joined(path, separator: ".")
-        let shownHeader = isArray ? "[[\(dotted)]]" : "[\(dotted)]"
+        let shownHeader = isArray ? filled("[[{}]]", dotted) : filled("[{}]", dotted)
         try expectEndOfLine(after: "the table header " + shownHeader)
 
         var table = root
@@ -53,7 +53,7 @@ extension TOMLParser {
                 case .tableArray(let list):
                     table = list[list.count - 1]
                 default:
-                    throw error("'\(joined(path, separator: ".", 0..<(n + 1)))' is already a value (line \(table.entries[k].keyPosition.line)), not a table", at: part.position)
+                    throw error(filled("'{}' is already a value (line {}), not a table", joined(path, separator: ".", 0..<(n + 1)), String(table.entries[k].keyPosition.line)), at: part.position)
                 }
             } else {
                 table = Self.appendTable(to: table, .implicit, part)
@@ -78,13 +78,13 @@ extension TOMLParser {
                 t.position = start
                 return (t, path)
             case .tableArray:
-                message = "'\(dotted)' is an array of tables (line \(line)): write [[\(dotted)]] for another one"
+                message = filled("'{}' is an array of tables (line {}): write [[{}]] for another one", dotted, String(line), dotted)
             case .table(let t) where isArray && t.origin != .inline:
-                message = "'\(dotted)' is a table (line \(line)), not an array of tables: write [[\(dotted)]] for each of them, or [\(dotted)] once"
+                message = filled("'{}' is a table (line {}), not an array of tables: write [[{}]] for each of them, or [{}] once", dotted, String(line), dotted, dotted)
             case .table:
-                message = "\(shownHeader) is defined twice (first at line \(line))"
+                message = filled("{} is defined twice (first at line {})", shownHeader, String(line))
             default:
-                message = "'\(dotted)' is already a value (line \(line)), not a table"
+                message = filled("'{}' is already a value (line {}), not a table", dotted, String(line))
             }
             throw error(message, at: last.position)
         }
@@ -140,7 +140,7 @@ extension TOMLParser {
         let fullPath = path + keys
         skipWhitespace()
         guard peek == .equals else {
-            throw unexpected("expected '=' after the key '\(joined(fullPath, separator: ".", path.count..<fullPath.count))'", key: path)
+            throw unexpected(filled("expected '=' after the key '{}'", joined(fullPath, separator: ".", path.count..<fullPath.count)), key: path)
         }
         i += 1
         skipWhitespace()
@@ -149,7 +149,7 @@ extension TOMLParser {
             let part = (key: keys[n], position: positions[n])
             if let k = target.index(of: part.key) {
                 guard case .table(let t) = target.entries[k].value.kind, t.origin == .dotted else {
-                    throw error("'\(joined(fullPath, separator: ".", 0..<(path.count + n + 1)))' is already defined (line \(target.entries[k].keyPosition.line)); it cannot be extended with a dotted key", at: part.position)
+                    throw error(filled("'{}' is already defined (line {}); it cannot be extended with a dotted key", joined(fullPath, separator: ".", 0..<(path.count + n + 1)), String(target.entries[k].keyPosition.line)), at: part.position)
                 }
                 target = t
             } else {
@@ -158,7 +158,7 @@ extension TOMLParser {
         }
         let last = (key: keys[keys.count - 1], position: positions[keys.count - 1])
         if let existing = target[last.key] {
-            throw error("duplicate key '\(last.key)' (first set at line \(existing.keyPosition.line))", at: last.position,
+            throw error(filled("duplicate key '{}' (first set at line {})", last.key, String(existing.keyPosition.line)), at: last.position,
                         dottedKey: fullPath.count > 1 ? joined(fullPath, separator: ".", 0..<(fullPath.count - 1)) : nil)
         }
         let value = try parseValue(key: fullPath, depth: depth)

@@ -69,7 +69,7 @@ extension TOMLParser {
                 default:
                     // `found` without its quotes, on the bytes (not by Character: for size).
                     let shown = Array(found.utf8)
-                    message = "unknown escape \\" + utf8Text(shown, 1, shown.count - 1) + " in a string; use \\\" \\\\ \\b \\t \\n \\f \\r \\uXXXX or \\UXXXXXXXX"
+                    message = filled("unknown escape \\{} in a string; use \\\" \\\\ \\b \\t \\n \\f \\r \\uXXXX or \\UXXXXXXXX", utf8Text(shown, 1, shown.count - 1))
                     place = escapeStart
                     break scan
                 }
@@ -153,7 +153,7 @@ extension TOMLParser {
         let message: String
         while true {
             try skipBlankSpace()
-            guard i < bytes.count else { message = "unterminated array (opened at line \(start.line), column \(start.column))"; break }
+            guard i < bytes.count else { message = filled("unterminated array (opened at line {}, column {})", String(start.line), String(start.column)); break }
             if peek == .closeBracket { i += 1; return TOMLValue(kind: .array(items), position: start) }
             if afterValue {
                 guard peek == .comma else { message = "expected ',' or ']' in the array, found " + found; break }
@@ -224,10 +224,10 @@ extension TOMLParser {
             case .outOfRange: message = word + " is out of range (integers must fit in 64 bits, decimals must be finite)"
             }
         } else if w.contains(UInt8(ascii: ":")) || (w.count >= 5 && w[0].isDigit && w[1].isDigit && w[2].isDigit && w[3].isDigit && w[4] == UInt8(ascii: "-")) {
-            // Joined with `+`, not interpolated (every part is a String): for size, as below.
-            message = "dates and times are not supported; write " + word + " as a \"string\""
+            // A template, not interpolated: for size, as below.
+            message = filled("dates and times are not supported; write {} as a \"string\"", word)
         } else if w[0].isLetter {
-            message = word + " is not a value; strings need quotes: \"" + word + "\""
+            message = filled("{} is not a value; strings need quotes: \"{}\"", word, word)
         } else {
             message = word + " is not a number"
         }

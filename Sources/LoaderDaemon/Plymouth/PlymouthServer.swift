@@ -56,7 +56,7 @@ final class PlymouthServer {
         do throws(SystemError) {
             listeners.append(try bind(PlymouthWire.oldSocketName, trimmed: false))
         } catch {
-            warn("Plymouth front end: not listening on the old name: \(error)")
+            warn(filled("Plymouth front end: not listening on the old name: {}", error.description))
         }
         return PlymouthServer(listeners: listeners, maximumConnections: maximumConnections)
     }
@@ -131,7 +131,7 @@ final class PlymouthServer {
                         lastWords(oldest)
                         // Said only when a peer still connected loses its connection.
                         if !oldest.readClosed {
-                            logNotice("Plymouth front end: \(maximumConnections) root connections open; dropping the oldest")
+                            logNotice(filled("Plymouth front end: {} root connections open; dropping the oldest", String(maximumConnections)))
                         }
                     }
                     dropOldest(privileged: true)
@@ -158,7 +158,7 @@ final class PlymouthServer {
 extension PlymouthFramingError: CustomStringConvertible {
     public var description: String {
         switch self {
-        case .badHeader(let byte): return "after the command came byte \(byte), where 0 (no argument) or 2 (an argument follows) belongs"
+        case .badHeader(let byte): return filled("after the command came byte {}, where 0 (no argument) or 2 (an argument follows) belongs", String(byte))
         case .zeroLength: return "an argument of length 0 (it counts its final NUL, so is at least 1)"
         case .missingNUL: return "an argument that does not end with a NUL byte"
         }

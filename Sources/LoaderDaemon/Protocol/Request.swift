@@ -102,7 +102,7 @@ public struct Percent: Equatable, Comparable, Sendable, CustomStringConvertible 
         while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
         var f = String(fraction)
         while f.utf8.count < digits { f = "0" + f }
-        return String(whole) + "." + f
+        return filled("{}.{}", String(whole), f)
     }
 
     /// `40.0`, `40.5`, `33.333`: always a decimal point (for JSON readers that want a float).
@@ -132,7 +132,7 @@ public struct ProtocolError: Error, Equatable, Sendable {
     public init(_ code: ErrorCode, _ message: String) { self.code = code; self.message = message }
     /// The reply line without its `\n`. Out of line: the daemon makes it in three places (for size).
     public var reply: String {
-        @inline(never) get { "ERR " + code.rawValue + " " + message }
+        @inline(never) get { filled("ERR {} {}", code.rawValue, message) }
     }
 }
 
@@ -199,8 +199,8 @@ public enum RequestParser {
             let rest = text[arguments.first!.startIndex...]
             let length = rest.unicodeScalars.count  // counted once (Unicode scalars: one glyph each, as drawn)
             if length > Request.maximumMessageLength {
-                // The limit written out: one interpolation fewer (for size). Keep it in step.
-                return refuse(.usage, "a message is at most 256 characters, got \(length)")
+                // The limit written out: one value fewer (for size). Keep it in step.
+                return refuse(.usage, filled("a message is at most 256 characters, got {}", String(length)))
             }
             // Stored and shown by `status`: an escape sequence would run in the terminal of whoever
             // reads it. Refused, as the config file refuses it.
@@ -250,7 +250,7 @@ public enum RequestParser {
     /// The error of `refuse(_:_:_:_:_:)`, for the daemon's own refusals too (an unknown loader).
     @inline(never)
     public static func refusal(_ code: ErrorCode, _ head: String, _ word: Substring, _ tail: String, _ more: String = "") -> ProtocolError {
-        ProtocolError(code, head + "'" + quote(word) + "'" + tail + more)
+        ProtocolError(code, filled("{}'{}'{}{}", head, quote(word), tail, more))
     }
 
     /// The refusal of a text with a control character (`head`, then the quoted `key` if any,
@@ -258,8 +258,8 @@ public enum RequestParser {
     @inline(never)
     static func refusingControl(_ text: Substring, _ head: String, _ key: Substring?) -> Result<Request, ProtocolError>? {
         guard let control = text.unicodeScalars.first(where: isControl) else { return nil }
-        let what = key.map { head + "'" + quote($0) + "'" } ?? head
-        return refuse(.encoding, what + " is one line of printable text; control character " + escaped(control.value) + " is refused")
+        let what = key.map { filled("{}'{}'", head, quote($0)) } ?? head
+        return refuse(.encoding, filled("{} is one line of printable text; control character {} is refused", what, escaped(control.value)))
     }
 
     /// `Request.commandNames` joined with ", ", written out: joining the array at first use was
@@ -345,7 +345,7 @@ public enum RequestParser {
     }
 
     private static func noArguments(_ count: Int, _ request: Request, usage: String) -> Result<Request, ProtocolError> {
-        count == 0 ? .success(request) : refuse(.usage, "usage: " + usage + " (no arguments)")
+        count == 0 ? .success(request) : refuse(.usage, filled("usage: {} (no arguments)", usage))
     }
 
     /// A word to quote back, cut to a few characters so a reply stays short, control

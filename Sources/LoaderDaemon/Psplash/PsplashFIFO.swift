@@ -29,7 +29,7 @@ final class PsplashFIFO {
     /// made afresh. A regular file, a symlink or anything else at the path is refused.
     static func open(directory: String) throws(SystemError) -> PsplashFIFO {
         // The "/" cut as its byte, not as the last Character (for size: no grapheme breaking).
-        let path = (directory.hasSuffix("/") ? String(directory[..<directory.utf8.index(before: directory.endIndex)]) : directory) + "/" + fileName
+        let path = filled("{}/{}", directory.hasSuffix("/") ? String(directory[..<directory.utf8.index(before: directory.endIndex)]) : directory, fileName)
         // What went wrong: the words before and after the path, the C error (`code`, 0: none) and
         // a hint, made into the one error thrown at the end (each throw was code of its own; for size).
         var before = ""
@@ -62,7 +62,7 @@ final class PsplashFIFO {
                         break steps
                     }
                     guard unlink(path) == 0 || errno == ENOENT else {
-                        after = " is a FIFO of uid \(st.st_uid) with mode \(String(st.st_mode & 0o777, radix: 8)) and cannot be removed"
+                        after = filled(" is a FIFO of uid {} with mode {} and cannot be removed", String(st.st_uid), String(st.st_mode & 0o777, radix: 8))
                         (code, hint) = (errno, "remove it; loaderd only reuses a FIFO it owns that others cannot write")
                         break steps
                     }

@@ -44,7 +44,7 @@ enum DescriptorBudget {
         let pools = configuration.boot.plymouth ? 2 : 1
         let cap = Swift.max(1, available / pools)
         guard requested > cap else { return requested }
-        logger.warning("max_clients \(requested) capped to \(cap): the open-file limit is \(fileLimit) and \(inUse) are open (RLIMIT_NOFILE; raise LimitNOFILE= or ulimit -n for more)")
+        logger.warning(filled("max_clients {} capped to {}: the open-file limit is {} and {} are open (RLIMIT_NOFILE; raise LimitNOFILE= or ulimit -n for more)", String(requested), String(cap), String(fileLimit), String(inUse)))
         return cap
     }
 }

@@ -19,7 +19,7 @@ public struct SystemError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         var text = operation
         if let errno { text += ": " + errno.description }
-        if let hint { text += " (" + hint + ")" }
+        if let hint { text += filled(" ({})", hint) }
         return text
     }
 }

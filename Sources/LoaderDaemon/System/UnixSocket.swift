@@ -14,7 +14,7 @@ public enum UnixSocket {
         let capacity = MemoryLayout.size(ofValue: addr.sun_path)
         guard !bytes.isEmpty, bytes.count < capacity else {
             // `capacity - 1` written out: sun_path is 108 bytes on Linux (no number to format, for size).
-            throw SystemError("socket path '\(path)' is \(bytes.count) bytes; at most 107 fit in a Unix socket address")
+            throw SystemError(filled("socket path '{}' is {} bytes; at most 107 fit in a Unix socket address", path, String(bytes.count)))
         }
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in _ = raw.copyBytes(from: bytes) }
         let base = Int(loaderd_sockaddr_un_path_offset())
@@ -78,11 +78,11 @@ public enum UnixSocket {
         if case .failure(let e) = bound {
             throw SystemError("cannot bind " + path, e, hint: e == .noSuchFileOrDirectory ? "does its directory exist?" : nil)
         }
-        if lstat(path, &st) != 0 { throw SystemError("cannot inspect " + path + " after bind", Errno.current) }
+        if lstat(path, &st) != 0 { throw SystemError(filled("cannot inspect {} after bind", path), Errno.current) }
         if let group, lchown(path, uid_t.max, group) != 0 {
             let e = Errno.current
             unlink(path)
-            throw SystemError("cannot give \(path) to group \(group)", e)
+            throw SystemError(filled("cannot give {} to group {}", path, String(group)), e)
         }
         if case .failure(let e) = syscall({ CLinux.listen(fd.rawValue, backlog) }) {
             unlink(path)
