@@ -1,5 +1,4 @@
 import CLinux
-import LinuxSystem
 import CompactText
 
 /// An error number from the C library, as a typed error. Board code throws it with typed throws

@@ -232,13 +232,13 @@ public struct BootTimelineError: Error, Equatable, CustomStringConvertible, Send
 /// boot goes on, never reaches 90, and quit takes it to 100.
 public struct BootProgressEstimator: Sendable {
     /// Previous boot: unit → its share of the boot in thousandths of a percent (0…100_000).
-    private(set) var history: [String: Int]
+    private(set) var history: KeyIndex
     public var hasHistory: Bool { !history.isEmpty }
     /// This boot, in arrival order.
     public private(set) var recorded: [(name: String, at: Int64)] = []
-    /// Each unit recorded, with its place in `recorded` (a dictionary like `history`'s, so that
-    /// one kind of table serves both).
-    private var seen: [String: Int] = [:]
+    /// Each unit recorded, with its place in `recorded` (an index like `history`'s, so that one
+    /// kind of table serves both).
+    private var seen = KeyIndex()
     /// The highest target handed out (thousandths of a percent).
     public private(set) var current = 0
 
@@ -258,15 +258,15 @@ public struct BootProgressEstimator: Sendable {
         history = Self.shares(previous)
     }
 
-    private static func shares(_ previous: BootTimeline?) -> [String: Int] {
-        var h: [String: Int] = [:]
+    private static func shares(_ previous: BootTimeline?) -> KeyIndex {
+        var h = KeyIndex()
         if let previous, previous.total > 0 {
             for unit in previous.units where h[unit.name] == nil {
                 // at ≤ total (checked when read), so the share is at most 100 %; the product is
                 // computed without overflow for any time the file may hold.
                 let (product, overflow) = unit.at.multipliedReportingOverflow(by: 100_000)
                 let share = overflow ? unit.at / Swift.max(1, previous.total / 100_000) : product / previous.total
-                h[unit.name] = Int(Swift.min(100_000, Swift.max(0, share)))
+                h.set(unit.name, Int(Swift.min(100_000, Swift.max(0, share))))
             }
         }
         return h
@@ -277,7 +277,7 @@ public struct BootProgressEstimator: Sendable {
     public mutating func unitActive(_ name: String, at: Int64) -> Int? {
         guard seen[name] == nil else { return nil }
         if recorded.count < BootTimeline.maximumUnits {
-            seen[name] = recorded.count
+            seen.set(name, recorded.count)
             recorded.append((name, at))
         }
         let estimate: Int

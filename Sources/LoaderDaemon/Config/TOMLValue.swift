@@ -20,7 +20,7 @@ final class TOMLTable {
     private(set) var entries: [TOMLEntry] = []
     /// Key → index in `entries`: a lookup per key keeps parsing linear in the number of keys
     /// (a scan per key made a file of many keys quadratic).
-    private var indexByKey: [String: Int] = [:]
+    private var indexByKey = KeyIndex()
     var origin: Origin
     /// Where the header or inline table starts.
     var position: SourcePosition
@@ -32,7 +32,7 @@ final class TOMLTable {
 
     /// Adds an entry whose key is not in the table yet (the parser checks first).
     func append(_ entry: TOMLEntry) {
-        indexByKey[entry.key] = entries.count
+        indexByKey.set(entry.key, entries.count)
         entries.append(entry)
     }
 

@@ -133,7 +133,14 @@ public struct GlyphAtlas: Sendable {
             for s in scalars {
                 if s.value < 0x100 { latin[Int(s.value)] = s.index } else { others.append(s) }
             }
-            others.sort { $0.value < $1.value }
+            // By insertion: the repertoire arrives in ascending order, so this is one pass, and the
+            // board binaries carry no standard-library sort for it.
+            for i in others.indices.dropFirst() {
+                let item = others[i]
+                var j = i
+                while j > 0 && others[j - 1].value > item.value { others[j] = others[j - 1]; j -= 1 }
+                others[j] = item
+            }
             func find(_ v: UInt32) -> Int? { scalars.first { $0.value == v }.map { Int($0.index) } }
             let fallbackIndex = find(fallback) ?? 0
             return GlyphAtlas(pixelSize: pixelSize, ascender: ascender, descender: descender, glyphs: glyphs,
