@@ -5,7 +5,8 @@
 /// (SipHash of the text normalised to NFC) into each board binary for these three maps (~6 KB of
 /// x86_64 loaderd; docs/PERFORMANCE.md, session 50). Here two keys are the same when their bytes
 /// are, as TOML compares keys and as file systems compare unit and path names; text that is
-/// canonically equivalent but encoded differently is two keys.
+/// canonically equivalent but encoded differently is two keys (as it already was for the shipped
+/// binaries' dictionaries, which carry no normalisation data: CLinux/embedded/unicode_normalization.c).
 public struct KeyIndex: Sendable {
     private var keys: [String] = []
     private var values: [Int] = []
@@ -42,7 +43,9 @@ public struct KeyIndex: Sendable {
     private func find(_ key: String, _ hash: UInt32) -> (slot: Int, index: Int?) {
         guard !slots.isEmpty else { return (0, nil) }
         let mask = slots.count - 1
-        var slot = Int(hash) & mask
+        // Truncating: on the 32-bit boards a hash above Int32.max is a negative Int; the mask keeps
+        // its low bits either way.
+        var slot = Int(truncatingIfNeeded: hash) & mask
         while slots[slot] != 0 {
             let index = slots[slot] - 1
             if hashes[index] == hash && keys[index].utf8.count == key.utf8.count
@@ -57,7 +60,7 @@ public struct KeyIndex: Sendable {
         slots = [Int](repeating: 0, count: Swift.max(16, 2 * slots.count))
         let mask = slots.count - 1
         for index in hashes.indices {
-            var slot = Int(hashes[index]) & mask
+            var slot = Int(truncatingIfNeeded: hashes[index]) & mask
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = index + 1
         }

@@ -36,7 +36,7 @@ func progress(_ percent: Int) -> ProgressState { ProgressState(Fixed(percent, ov
 // How the shipped programs compare and hash text (Sources/CLinux/embedded/unicode_normalization.c:
 // no canonical equivalence, scalars compared as they are). One line, which scripts/cross-test
 // checks on x86_64 and compares on every target: equality, a dictionary keyed by non-ASCII text
-// (hash agreeing with equality), a set, and sorting.
+// (hash agreeing with equality), a set, sorting, and the board code's own KeyIndex.
 func textFacts() -> String {
     let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
     var table: [String: Int] = [:]
@@ -45,8 +45,15 @@ func textFacts() -> String {
     let unique = Set([composed, decomposed, "\u{AC00}", "\u{1100}\u{1161}"]).count
     let order = ["\u{F6}l", "zebra", decomposed, composed, "apple"].sorted()
         .map { String($0.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: "+")) }
+    // CompactText's KeyIndex (a TOML table's keys, the boot timeline's units): by bytes, and with
+    // enough keys that some hashes exceed Int32.max, which a 32-bit Int cannot hold.
+    var index = KeyIndex()
+    for (i, key) in [composed, decomposed, "ma\u{F1}ana", "plain"].enumerated() { index.set(key, i) }
+    for k in 0..<300 { index.set("unit\(k).service", k) }
+    let indexed = [composed, decomposed, "plain", "caf", "unit299.service"].map { "\(index[$0] ?? -1)" }
     return "text equal:\(composed == composed) canonical:\(composed == decomposed) prefix:\(decomposed.hasPrefix("cafe"))"
         + " table:\(found.joined(separator: ",")) set:\(unique) sorted:\(order.joined(separator: " "))"
+        + " index:\(indexed.joined(separator: ","))"
 }
 
 @main
