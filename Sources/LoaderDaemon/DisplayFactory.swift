@@ -48,9 +48,17 @@ public enum DisplayFactory {
     }
 
     static func unknownType(_ spec: DisplaySpec) -> DisplaySpecError {
-        let names = types.map { $0.type }
+        let names = typeNames
         let hint = suggestion(for: spec.type, among: names).map { filled(" (did you mean '{}'?)", $0) } ?? ""
-        return DisplaySpecError(spec: spec.description, message: filled("unknown display type '{}'{}; types: {}", spec.type, hint, names.joined(separator: ", ")))
+        return DisplaySpecError(spec: spec.description, message: filled("unknown display type '{}'{}; types: {}", spec.type, hint, joined(names, separator: ", ")))
+    }
+
+    /// The types' names in table order, by a loop: a `map` over `types` is a specialisation of
+    /// its own for each closure (for size). For the refusals of an unknown type.
+    @inline(never) static var typeNames: [String] {
+        var names: [String] = []
+        for t in types { names.append(t.type) }
+        return names
     }
 
     /// Checks `spec` as opening it would — its type, its keys and every value — without opening
@@ -70,7 +78,15 @@ public enum DisplayFactory {
     }
 
     /// Out of line: the start's error and loaderd's help each had a copy (for size).
-    @inline(never) public static var typeList: String { types.map { $0.usage }.joined(separator: "; ") }
+    /// The usages joined by a loop, not `map` and `joined` (for size).
+    @inline(never) public static var typeList: String {
+        var list = ""
+        for t in types {
+            if !list.isEmpty { list += "; " }
+            list += t.usage
+        }
+        return list
+    }
 
     public static func open(_ spec: DisplaySpec) throws(DisplaySpecError) -> any Display {
         guard let index = typeIndex(spec.type) else { throw unknownType(spec) }

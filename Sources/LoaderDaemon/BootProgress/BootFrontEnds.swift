@@ -414,7 +414,9 @@ extension Daemon {
     func setBarDirection(reversed: Bool, now: Int64) {
         let current = state.session
         guard current == nil || current?.name == ProgressBar.name else { return }
-        var assignments = (current?.assignments ?? []).filter { $0.key != "direction" }
+        // A loop, not `filter` (a specialisation of its own; for size).
+        var assignments: [Assignment] = []
+        for a in current?.assignments ?? [] where a.key != "direction" { assignments.append(a) }
         if reversed { assignments.append(Assignment(key: "direction", value: "right")) }
         if current == nil && !reversed { return }  // setProgress starts the plain bar
         if current?.assignments != assignments || current?.stop != nil {

@@ -70,7 +70,7 @@ extension ConfigDecoder {
             throw error(message, at: place, key: key)
         }
         let word = try string(typeEntry, "display.type")
-        let known = DisplayFactory.types.map { $0.type }
+        let known = DisplayFactory.typeNames
         let type = word.asciiLowercased()
         guard let accepted = DisplayFactory.acceptedKeys(for: type) else {
             throw error(filled("unknown display type {}{}; types: {}", quoted(word), didYouMean(word, known, quote: "\""), joined(known, separator: ", ")), at: typeEntry.value.position, key: "display.type")
