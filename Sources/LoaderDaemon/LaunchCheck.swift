@@ -9,7 +9,7 @@ public enum LaunchCheck {
     /// of `--set`; the loader's parameters are checked when `loader` is given.
     public static func problem(loader: String?, assignments: [String], idleTimeout: Double?, message: String?) -> String? {
         if let idleTimeout, let problem = IdleTimeout.problem(seconds: idleTimeout) { return "--idle-timeout " + problem }
-        if let message, message.unicodeScalars.contains(where: RequestParser.isControl) {
+        if let message, RequestParser.firstControl(message[...]) != nil {
             return "--message must be one line without control characters"
         }
         var pairs: [Assignment] = []

@@ -209,7 +209,7 @@ struct ConfigDecoder {
             let length = text.unicodeScalars.count  // one glyph each, as drawn
             if length > 256 {
                 problem = filled("expected at most 256 characters, got {}", String(length))
-            } else if text.unicodeScalars.contains(where: { $0.isControl }) {
+            } else if RequestParser.firstControl(text[...]) != nil {
                 problem = "the message must be one line without control characters"
             }
             if let problem { throw error(problem, at: entry.value.position, key: key) }

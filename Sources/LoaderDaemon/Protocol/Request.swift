@@ -257,9 +257,23 @@ public enum RequestParser {
     /// names the text); nil when it has none. The message's and a parameter's, made here once.
     @inline(never)
     static func refusingControl(_ text: Substring, _ head: String, _ key: Substring?) -> Result<Request, ProtocolError>? {
-        guard let control = text.unicodeScalars.first(where: isControl) else { return nil }
+        guard let control = firstControl(text) else { return nil }
         let what = key.map { filled("{}'{}'", head, quote($0)) } ?? head
-        return refuse(.encoding, filled("{} is one line of printable text; control character {} is refused", what, escaped(control.value)))
+        return refuse(.encoding, filled("{} is one line of printable text; control character {} is refused", what, escaped(control)))
+    }
+
+    /// The value of the first control character in `text` (C0, DEL and C1, 0x80–0x9F: CSI is
+    /// 0x9B; what a terminal may act on), nil when it has none: the requests', the config file's
+    /// and the command line's check, one out-of-line scan of the UTF-8 bytes (for size). C0 and
+    /// DEL are one byte each, C1 is 0xC2 followed by 0x80–0x9F, whose value is that second byte.
+    @inline(never)
+    public static func firstControl(_ text: Substring) -> UInt32? {
+        var previous: UInt8 = 0
+        for b in text.utf8 {
+            if b < 0x20 || b == 0x7F || (previous == 0xC2 && b < 0xA0) { return UInt32(b) }
+            previous = b
+        }
+        return nil
     }
 
     /// `Request.commandNames` joined with ", ", written out: joining the array at first use was
@@ -353,11 +367,6 @@ public enum RequestParser {
     static func quote(_ word: Substring) -> String {
         let cut = word.prefix(scalars: quoteLimit)  // Unicode scalars, as the reply shows them
         return escapingControlCharacters(cut.endIndex == word.endIndex ? String(word) : String(cut) + "…")
-    }
-
-    /// C0, DEL and C1 (0x80–0x9F: CSI is 0x9B): what a terminal may act on.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// A scalar's value as `\u{1B}`.
