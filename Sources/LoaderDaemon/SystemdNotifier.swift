@@ -21,8 +21,9 @@ public struct SystemdNotifier {
         watchdogInterval = interval
     }
 
-    /// Sends `text` (e.g. `READY=1`); failures are returned for logging, never fatal.
-    @discardableResult
+    /// Sends `text` (e.g. `READY=1`); failures are returned for logging, never fatal. Out of
+    /// line: `tellSystemd` and `updateStatus` each had the datagram's sending copied in (for size).
+    @discardableResult @inline(never)
     public func notify(_ text: String) -> SystemError? {
         guard let socketPath else { return nil }
         do { try UnixSocket.sendDatagram(Array(text.utf8), to: socketPath) } catch { return error }

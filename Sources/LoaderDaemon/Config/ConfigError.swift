@@ -17,6 +17,8 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     /// that one run of `loaderd --check-config` (or one refused start) names everything to fix.
     public var more: [ConfigError] = []
 
+    /// Out of line: inlined, each of its seven callers stored every field itself (for size).
+    @inline(never)
     public init(source: String, line: Int? = nil, column: Int? = nil, key: String? = nil, message: String) {
         self.source = source; self.line = line; self.column = column; self.key = key; self.message = message
     }

@@ -25,6 +25,8 @@ final class TOMLTable {
     /// Where the header or inline table starts.
     var position: SourcePosition
 
+    /// Out of line: the parser makes tables at four places (for size).
+    @inline(never)
     init(origin: Origin, position: SourcePosition) { self.origin = origin; self.position = position }
 
     func index(of key: String) -> Int? { indexByKey[key] }

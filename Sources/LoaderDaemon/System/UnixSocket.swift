@@ -27,6 +27,8 @@ public enum UnixSocket {
         withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body) }
     }
 
+    /// Out of line: the socket's three makers each had a copy (for size).
+    @inline(never)
     static func socket(_ type: Int32) throws(SystemError) -> OwnedDescriptor {
         switch syscall({ CLinux.socket(AF_UNIX, type | loaderd_sock_cloexec, 0) }) {
         case .success(let fd): return OwnedDescriptor(fd)
