@@ -72,7 +72,7 @@ extension Daemon {
             if devWatch == nil { devWatch = try watcher.watch(directory: dev, for: Self.watchedEvents) }
             if driWatch == nil && Self.exists(dri) { driWatch = try watcher.watch(directory: dri, for: Self.watchedEvents) }
         } catch {
-            logger.warning(filled("auto: cannot watch {} ({}); a display device that appears later is not seen", dev, error.description))
+            logger.warning(filled("auto: cannot watch {} ({}); a display device that appears later is not seen", dev, error.text))
         }
     }
 

@@ -52,7 +52,7 @@ extension Daemon {
     /// connections in its backlog for 100 ms (logged once per episode).
     func pauseAccepting(now: Int64, because e: Errno) {
         if acceptPausedUntil == 0 || now - acceptPausedUntil > 1_000_000_000 {
-            logger.warning(filled("accept: {}; new connections wait until descriptors are free", e.description))
+            logger.warning(filled("accept: {}; new connections wait until descriptors are free", e.text))
         }
         acceptPausedUntil = now + 100_000_000
     }

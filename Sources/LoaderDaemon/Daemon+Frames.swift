@@ -47,7 +47,7 @@ extension Daemon {
         for slot in slots {
             if let d = slot.deadline { earliest = Swift.min(earliest ?? d, d) }
         }
-        do { try frameTimer.arm(at: earliest) } catch { logger.error(filled("timerfd_settime: {}", error.description)) }
+        do { try frameTimer.arm(at: earliest) } catch { logger.error(filled("timerfd_settime: {}", error.text)) }
     }
 
     func draw(_ slot: DisplaySlot, _ frame: FrameState) {

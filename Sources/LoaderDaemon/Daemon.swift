@@ -207,7 +207,7 @@ public final class Daemon {
             do {
                 _ = try Poll.wait(&pollSet, timeoutMilliseconds: timeout)
             } catch {
-                logger.critical("poll failed: " + error.description)
+                logger.critical("poll failed: " + error.text)
                 break
             }
             let now = MonotonicClock.now()

@@ -85,7 +85,7 @@ extension Daemon {
     func watcher() -> Inotify? {
         if deviceWatcher == nil {
             do { deviceWatcher = try Inotify() } catch {
-                logger.error(filled("inotify_init1: {}; displays that are missing or vanish are not waited for", error.description))
+                logger.error(filled("inotify_init1: {}; displays that are missing or vanish are not waited for", error.text))
                 return nil
             }
         }
@@ -105,7 +105,7 @@ extension Daemon {
             slot.watch = (wd, name)
         } catch {
             slot.watch = nil
-            logger.warning(filled("{} ({}); a vanished device is not waited for", slot.naming("cannot watch " + directory), error.description))
+            logger.warning(filled("{} ({}); a vanished device is not waited for", slot.naming("cannot watch " + directory), error.text))
         }
     }
 
@@ -206,7 +206,7 @@ extension Daemon {
             boot?.readTimelineInRealRoot()
         case .success(false): break
         case .failure(let e):
-            logger.error(filled("PID 1 switched to a new root; following it failed ({}), so a display that appears from now on cannot be opened", e.description))
+            logger.error(filled("PID 1 switched to a new root; following it failed ({}), so a display that appears from now on cannot be opened", e.text))
             rootFollower = nil
         }
     }

@@ -60,7 +60,7 @@ extension Daemon {
         finishingUntil = now + Self.finishDuration
         // The 100 % frame was still (no frame was scheduled after it); the exit now animates.
         invalidateAll(now: now)
-        do { try frameTimer.arm(at: now) } catch { logger.error("timerfd_settime: " + error.description) }
+        do { try frameTimer.arm(at: now) } catch { logger.error("timerfd_settime: " + error.text) }
     }
 
     /// Ends the loop once the finish has had its time.

@@ -15,7 +15,7 @@ extension Daemon {
         if hotplugMonitor == nil && !hotplugUnavailable && slots.contains(where: { $0.display.followsOutputs }) {
             do { hotplugMonitor = try UeventMonitor() } catch {
                 hotplugUnavailable = true
-                logger.warning(filled("cannot listen for display hotplug events (netlink: {}); a monitor swapped while the splash is up keeps the old mode", error.description))
+                logger.warning(filled("cannot listen for display hotplug events (netlink: {}); a monitor swapped while the splash is up keeps the old mode", error.text))
             }
         }
         return hotplugMonitor?.fd ?? -1

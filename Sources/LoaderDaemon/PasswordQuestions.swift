@@ -48,7 +48,7 @@ extension Daemon {
                 passwordWatch = (try watcher.watch(directory: directory, for: Self.passwordEvents), directory == path)
             } catch {
                 passwordWatch = nil
-                logger.warning(filled("cannot watch {} ({}); a password asked on the console during the splash may be hidden by it", directory, error.description))
+                logger.warning(filled("cannot watch {} ({}); a password asked on the console during the splash may be hidden by it", directory, error.text))
                 break
             }
             watched = directory

@@ -8,6 +8,13 @@ func syscall<I: FixedWidthInteger>(retryOnInterrupt: Bool = true, _ body: () -> 
     valueOrErrno(retryOnInterrupt: retryOnInterrupt, body)
 }
 
+extension Errno {
+    /// strerror's text (`description`), one out-of-line copy for the daemon's log lines: the
+    /// getter was inlined at each of them (for size).
+    @inline(never)
+    var text: String { description }
+}
+
 /// An environment error with what was being done: "bind /run/loaderd/loaderd.sock: Permission denied".
 public struct SystemError: Error, CustomStringConvertible, Sendable {
     public let operation: String
