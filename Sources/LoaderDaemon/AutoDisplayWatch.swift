@@ -22,7 +22,8 @@ enum AutoSearch: Equatable {
     }
 
     var name: String { self == .any ? "auto" : "drm:auto" }
-    /// What the wait is for, as the log says it.
+    /// What the wait is for, as the log says it. Out of line: its two users each had a copy (for size).
+    @inline(never)
     var looksFor: String {
         let cards = AutoDisplay.deviceDirectory + "/dri/card*"
         return self == .any ? filled("{} or {}/fb*", cards, AutoDisplay.deviceDirectory) : cards

@@ -14,6 +14,7 @@ final class PlaceholderDisplay: Display {
     let name: String
     let reason: String
     let followsOutputs: Bool
+    @inline(never)  // two callers (for size)
     init(name: String, reason: String, followsOutputs: Bool = false) {
         self.name = name
         self.reason = reason

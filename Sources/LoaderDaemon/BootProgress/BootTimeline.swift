@@ -218,7 +218,10 @@ public struct BootTimelineError: Error, Equatable, CustomStringConvertible, Send
     public let line: Int?
     public let message: String
     init(line: Int? = nil, _ message: String) { self.line = line; self.message = message }
-    public var description: String { line.map { filled("line {}: {}", String($0), message) } ?? message }
+    /// Out of line: its three users each had a copy (for size).
+    public var description: String {
+        @inline(never) get { line.map { filled("line {}: {}", String($0), message) } ?? message }
+    }
 }
 
 /// Turns the `U` stream into a determinate progress that never goes backwards.

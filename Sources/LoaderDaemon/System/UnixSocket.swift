@@ -174,7 +174,9 @@ public enum UnixSocket {
 
     /// Writes what it can without blocking; returns the bytes written (0 when the socket is full).
     ///
-    /// The corresponding C function is `send` with MSG_NOSIGNAL | MSG_DONTWAIT.
+    /// The corresponding C function is `send` with MSG_NOSIGNAL | MSG_DONTWAIT. Out of line: its
+    /// three callers each had a copy (for size).
+    @inline(never)
     public static func sendSome(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Result<Int, Errno> {
         switch syscall({ send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }) {
         case .success(let n): return .success(n)
