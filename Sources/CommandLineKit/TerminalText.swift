@@ -9,16 +9,33 @@ public enum TerminalText {
     }
 
     /// `text` with each control character as `\u{XX}`; the text itself when it has none.
+    /// Read as UTF-8 bytes (for size: no scalar decoding and re-encoding, no string appends): a
+    /// C0 control or DEL is one byte, a C1 control the two bytes C2 80 to C2 9F.
+    @inline(never)
     public static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if isControl(scalar) {
-                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        var changed = false
+        var i = 0
+        while i < bytes.count {
+            var value = bytes[i]
+            let c1 = value == 0xC2 && i + 1 < bytes.count && bytes[i + 1] >= 0x80 && bytes[i + 1] <= 0x9F
+            if c1 { i += 1; value = bytes[i] }
+            if c1 || value < 0x20 || value == 0x7F {
+                changed = true
+                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "{")])
+                if value >= 0x10 { out.append(hexDigit(value >> 4)) }
+                out.append(hexDigit(value & 0xF))
+                out.append(UInt8(ascii: "}"))
             } else {
-                out.unicodeScalars.append(scalar)
+                out.append(value)
             }
+            i += 1
         }
-        return out
+        return changed ? String(decoding: out, as: UTF8.self) : text
+    }
+
+    static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
     }
 }
